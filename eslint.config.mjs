@@ -1,0 +1,41 @@
+import js from '@eslint/js';
+import nx from '@nx/eslint-plugin';
+import tseslint from 'typescript-eslint';
+
+const engineBans = ['@nestjs/*', '@prisma/*', 'prisma', 'ioredis', 'kafkajs', 'bullmq', 'pg', 'express'];
+
+export default tseslint.config(
+  { ignores: ['**/node_modules/**', '**/dist/**', 'libs/db/src/generated/**', '.cache/**', '.nx/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts', '**/*.tsx'],
+    plugins: { '@nx': nx },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-require-imports': 'off',
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allow: [],
+          depConstraints: [
+            // The engine and the contracts are pure: shared by the gateway, the control plane and the browser.
+            { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'], bannedExternalImports: engineBans },
+            { sourceTag: 'scope:frontend', onlyDependOnLibsWithTags: ['scope:shared'] },
+            { sourceTag: 'scope:backend', onlyDependOnLibsWithTags: ['scope:backend', 'scope:shared'] },
+            // Only backend apps reach the database client.
+            { sourceTag: 'type:util', notDependOnLibsWithTags: ['type:data-access', 'type:app'] },
+            { sourceTag: 'type:feature', notDependOnLibsWithTags: ['type:data-access', 'type:app'] },
+            { sourceTag: 'type:engine', onlyDependOnLibsWithTags: ['type:engine', 'type:util'] },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['**/*.js', '**/*.cjs', '**/*.mjs'],
+    languageOptions: { globals: { require: 'readonly', module: 'writable', process: 'readonly', __dirname: 'readonly', console: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', URL: 'readonly', fetch: 'readonly', AbortController: 'readonly', AbortSignal: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+);

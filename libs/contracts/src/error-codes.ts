@@ -1,0 +1,42 @@
+/** Error codes shared by the gateway and the control plane, with their HTTP status. */
+export const ERROR_STATUS = {
+  invalid_json: 400,
+  invalid_request: 400,
+  invalid_flow: 400,
+  unauthorized: 401,
+  missing_api_key: 401,
+  invalid_api_key: 401,
+  invalid_credentials: 401,
+  insufficient_permission: 403,
+  forbidden: 403,
+  not_found: 404,
+  project_not_found: 404,
+  endpoint_not_found: 404,
+  api_key_not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  too_many_attempts: 429,
+  internal_error: 500,
+  flow_error: 500,
+  unavailable: 503,
+  flow_timeout: 504,
+} as const;
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+export interface ErrorBody {
+  success: false;
+  code: string;
+  message: string;
+  details?: unknown;
+}
+
+export const errorBody = (code: string, message: string, details?: unknown): ErrorBody =>
+  details === undefined ? { success: false, code, message } : { success: false, code, message, details };

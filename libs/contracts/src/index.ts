@@ -1,0 +1,4 @@
+export * from './redis-layout';
+export * from './request-log-event';
+export * from './error-codes';
+export * from './api-key-format';

@@ -1,0 +1,78 @@
+/**
+ * The Redis layout: the contract between the control plane (the only writer) and the
+ * gateways (readers). Every key starts with `fg:`. Keys that must share a Redis Cluster
+ * slot carry the same `{hash tag}`.
+ *
+ * | key                         | type   | written by     | content                                         |
+ * |-----------------------------|--------|----------------|-------------------------------------------------|
+ * | fg:epoch                    | string | control plane  | random id of the last full publication; missing → Redis lost state, republish all |
+ * | fg:config-seq               | string | control plane  | INCR on every change; gateways poll it to catch missed pub/sub messages |
+ * | fg:sub:<subdomain>          | string | control plane  | project id serving that subdomain (lowercase)   |
+ * | fg:project:{<pid>}          | string | control plane  | JSON `PublishedProject` (project, integrations, live routes with compiled flows) |
+ * | fg:key:{<sha256 hex>}       | hash   | control plane  | `PublishedApiKey` fields; gateway script adds `last_used_ms` |
+ * | fg:rl:{<sha256 hex>}        | zset   | gateway script | sliding-window log of accepted request times (ms) for that key |
+ * | fg:image:<id>               | string | gateway        | PNG bytes of a manipulate_image result, with a TTL |
+ *
+ * Pub/sub channel `fg:changes` carries JSON `ConfigChange` after the write is done.
+ */
+export const REDIS_PREFIX = 'fg:';
+export const EPOCH_KEY = 'fg:epoch';
+export const CONFIG_SEQ_KEY = 'fg:config-seq';
+export const CHANGES_CHANNEL = 'fg:changes';
+
+export const subdomainKey = (subdomain: string): string => `fg:sub:${subdomain.toLowerCase()}`;
+export const projectKey = (projectId: string): string => `fg:project:{${projectId}}`;
+export const apiKeyRecordKey = (keyHash: string): string => `fg:key:{${keyHash}}`;
+export const rateLimitKey = (keyHash: string): string => `fg:rl:{${keyHash}}`;
+export const imageKey = (imageId: string): string => `fg:image:${imageId}`;
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type EndpointAuth = 'none' | 'user' | 'admin';
+export type KeyPermission = 'user' | 'admin';
+
+export interface PublishedQueryParam {
+  key: string;
+  default: string | null;
+}
+
+export interface PublishedRoute {
+  endpoint_id: string;
+  name: string;
+  method: HttpMethod;
+  /** Normalised path, leading slash, no trailing slash, e.g. `/orders`. */
+  path: string;
+  auth: EndpointAuth;
+  query_params: PublishedQueryParam[];
+  version: number;
+  /** The flow engine's `CompiledFlow` (plain JSON). */
+  compiled: unknown;
+}
+
+/** Secrets stay encrypted (AES-256-GCM, FLOWGATE_ENCRYPTION_KEY); gateways decrypt on load. */
+export interface PublishedIntegrations {
+  text_generation: { provider: 'anthropic'; api_key_encrypted: string; default_model: string | null } | null;
+  email: { provider: 'sendgrid'; api_key_encrypted: string; verified_domains: string[] } | null;
+}
+
+export interface PublishedProject {
+  id: string;
+  subdomain: string;
+  require_auth: boolean;
+  /** Monotonic per project; gateways drop cached copies with a lower value. */
+  revision: number;
+  integrations: PublishedIntegrations;
+  routes: PublishedRoute[];
+}
+
+/** Hash fields of `fg:key:{hash}` (all strings in Redis). */
+export interface PublishedApiKey {
+  id: string;
+  project_id: string;
+  permission: KeyPermission;
+  ratelimit_min: number;
+}
+
+export type ConfigChange =
+  | { type: 'project'; project_id: string; revision: number }
+  | { type: 'project_deleted'; project_id: string }
+  | { type: 'republish'; epoch: string };

@@ -1,0 +1,2 @@
+export { PrismaClient, Prisma } from './generated/client';
+export * from './prisma-client';

@@ -1,0 +1,90 @@
+/**
+ * Side effects reach the engine only through these ports. The gateway builds one `FlowPorts`
+ * per project (integrations differ per project); a missing optional port means "not
+ * configured": the block that needs it is skipped and the flow continues.
+ * Implementations live in `libs/integrations`.
+ */
+
+export type EgressErrorCode = 'egress_blocked' | 'timeout' | 'connection_failed' | 'response_too_large';
+
+/** Thrown by `HttpPort.request` (and by image fetches); `http_request` turns it into `{name.error}`. */
+export class EgressError extends Error {
+  constructor(
+    readonly code: EgressErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'EgressError';
+  }
+}
+
+export interface OutboundRequest {
+  method: string;
+  url: string;
+  /** Header names as given by the flow; at most 10. */
+  headers: Record<string, string>;
+  /** Already serialised; undefined for GET/HEAD. */
+  body?: string;
+}
+
+export interface OutboundResponse {
+  status: number;
+  /** Lowercased header names. */
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface HttpPort {
+  request(request: OutboundRequest, signal: AbortSignal): Promise<OutboundResponse>;
+}
+
+export type ImageOperation = 'contrast' | 'brightness' | 'saturation' | 'grayscale' | 'invert' | 'blur' | 'hue_rotate';
+
+export interface ImagePort {
+  /** Fetches the image through the egress guard, filters it, stores the PNG; returns its absolute URL. */
+  manipulate(request: { image_url: string; operation: ImageOperation; value: number }, signal: AbortSignal): Promise<string>;
+}
+
+export interface TextGenerationPort {
+  generate(
+    request: { prompt: string; model: string | null; temperature: number | null; max_tokens: number | null },
+    signal: AbortSignal,
+  ): Promise<string>;
+}
+
+export interface EmailMessage {
+  to: string;
+  /** `Display Name <addr@domain>` */
+  from: string;
+  subject: string;
+  body: string;
+}
+
+export interface EmailPort {
+  /** Domains the project's email integration has verified (From must use one). */
+  readonly verifiedDomains: readonly string[];
+  /** Enqueues delivery; resolves once the job is stored, not when it is delivered. */
+  enqueue(message: EmailMessage): Promise<void>;
+}
+
+/** Thrown by an integration port when the provider refused the call; becomes a flow error. */
+export class IntegrationError extends Error {
+  constructor(
+    readonly provider: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'IntegrationError';
+  }
+}
+
+export interface FlowPorts {
+  http?: HttpPort;
+  images?: ImagePort;
+  textGeneration?: TextGenerationPort;
+  email?: EmailPort;
+  /** Injectable for tests; default `() => new Date()`. */
+  now?: () => Date;
+  /** Injectable for tests; default `crypto.randomUUID`. */
+  uuid?: () => string;
+}

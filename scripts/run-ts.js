@@ -1,0 +1,14 @@
+#!/usr/bin/env node
+// Runs a TypeScript entry point through the SWC require hook (decorator metadata and the
+// tsconfig path aliases included): `node scripts/run-ts.js apps/gateway/src/main.ts [args]`.
+const path = require('node:path');
+const root = path.resolve(__dirname, '..');
+process.chdir(root);
+require('@swc-node/register');
+const entry = process.argv[2];
+if (!entry) {
+  console.error('usage: node scripts/run-ts.js <file.ts> [args…]');
+  process.exit(2);
+}
+process.argv.splice(1, 2, path.resolve(root, entry));
+require(path.resolve(root, entry));
