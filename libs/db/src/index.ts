@@ -1,2 +1,4 @@
 export { PrismaClient, Prisma } from './generated/client';
 export * from './prisma-client';
+export { migrate, readMigrations, MigrationError, MIGRATIONS_DIR, type MigrateOptions, type MigrationFile } from './migrate';
+export { ensureDatabase } from './ensure-database';
