@@ -1,0 +1,68 @@
+import { env, loadConfig } from '@flowgate/platform';
+import { z } from 'zod';
+import { parseCidrList } from './egress/address-policy';
+
+const optionalUrl = (example: string) =>
+  z
+    .string()
+    .optional()
+    .transform((value) => (value && value.trim() ? value.trim() : undefined))
+    .refine((value) => {
+      if (value === undefined) return true;
+      try {
+        return ['http:', 'https:'].includes(new URL(value).protocol);
+      } catch {
+        return false;
+      }
+    }, `must be an http:// or https:// URL (e.g. ${example})`);
+
+const integrationsSchema = z.object({
+  FLOWGATE_EGRESS_ALLOW_CIDRS: z
+    .string()
+    .default('')
+    .transform((value, ctx) => {
+      try {
+        return parseCidrList(value);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: `${(error as Error).message}; use a comma-separated list` });
+        return z.NEVER;
+      }
+    }),
+  FLOWGATE_EGRESS_TIMEOUT_MS: env.positiveInt(10_000),
+  FLOWGATE_EGRESS_MAX_BYTES: env.positiveInt(5 * 1024 * 1024),
+  FLOWGATE_IMAGE_TTL_SECONDS: env.positiveInt(86_400),
+  FLOWGATE_IMAGE_MAX_BYTES: env.positiveInt(10 * 1024 * 1024),
+  FLOWGATE_IMAGE_MAX_PIXELS: env.positiveInt(25_000_000),
+  ANTHROPIC_BASE_URL: optionalUrl('http://127.0.0.1:4010'),
+  FLOWGATE_SENDGRID_BASE_URL: optionalUrl('http://127.0.0.1:4020'),
+  EMAIL_QUEUE_ATTEMPTS: env.positiveInt(5),
+});
+
+/** Configuration of the integration adapters (gateway and worker), validated at boot. */
+export interface IntegrationsConfig {
+  egress: { allowCidrs: string[]; timeoutMs: number; maxResponseBytes: number };
+  images: { ttlSeconds: number; maxBytes: number; maxPixels: number };
+  /** Undefined: the vendor's own address. */
+  anthropicBaseUrl: string | undefined;
+  sendgridBaseUrl: string | undefined;
+  emailQueueAttempts: number;
+}
+
+export function loadIntegrationsConfig(source: NodeJS.ProcessEnv = process.env): IntegrationsConfig {
+  const parsed = loadConfig(integrationsSchema, source);
+  return {
+    egress: {
+      allowCidrs: parsed.FLOWGATE_EGRESS_ALLOW_CIDRS,
+      timeoutMs: parsed.FLOWGATE_EGRESS_TIMEOUT_MS,
+      maxResponseBytes: parsed.FLOWGATE_EGRESS_MAX_BYTES,
+    },
+    images: {
+      ttlSeconds: parsed.FLOWGATE_IMAGE_TTL_SECONDS,
+      maxBytes: parsed.FLOWGATE_IMAGE_MAX_BYTES,
+      maxPixels: parsed.FLOWGATE_IMAGE_MAX_PIXELS,
+    },
+    anthropicBaseUrl: parsed.ANTHROPIC_BASE_URL,
+    sendgridBaseUrl: parsed.FLOWGATE_SENDGRID_BASE_URL,
+    emailQueueAttempts: parsed.EMAIL_QUEUE_ATTEMPTS,
+  };
+}
