@@ -2,3 +2,5 @@ export { PrismaClient, Prisma } from './generated/client';
 export * from './prisma-client';
 export { migrate, readMigrations, MigrationError, MIGRATIONS_DIR, type MigrateOptions, type MigrationFile } from './migrate';
 export { ensureDatabase } from './ensure-database';
+export * from './request-log-partitions';
+export { createThrowawayDatabase, type ThrowawayDatabase } from './testing/throwaway-database';
