@@ -1,0 +1,48 @@
+import { env, loadConfig } from '@flowgate/platform';
+import { REQUEST_LOG_DLQ_TOPIC_DEFAULT, REQUEST_LOG_TOPIC_DEFAULT } from '@flowgate/contracts';
+import { z } from 'zod';
+
+// Kafka's own rule for topic names.
+const topicName = z
+  .string()
+  .regex(/^[a-zA-Z0-9._-]{1,249}$/, 'must be a Kafka topic name (letters, digits, ".", "_", "-")');
+
+const schema = z
+  .object({
+    DATABASE_URL: env.databaseUrl,
+    KAFKA_BROKERS: env.kafkaBrokers,
+    KAFKA_LOG_TOPIC: topicName.default(REQUEST_LOG_TOPIC_DEFAULT),
+    KAFKA_LOG_DLQ_TOPIC: topicName.default(REQUEST_LOG_DLQ_TOPIC_DEFAULT),
+    LOG_INGEST_GROUP: z.string().min(1, 'must not be empty').default('flowgate-log-ingest'),
+    LOG_INGEST_PORT: env.port(3001),
+    LOG_INGEST_TOPIC_PARTITIONS: env.positiveInt(6),
+    // The longest a fetch waits for data: bounds how late a row becomes visible at low traffic.
+    LOG_INGEST_MAX_WAIT_MS: z.coerce.number({ error: 'must be a whole number' }).int().min(10).max(1000).default(100),
+    LOG_INGEST_CONCURRENCY: env.positiveInt(3),
+    LOG_INGEST_RETRY_MAX_MS: env.positiveInt(5000),
+    LOG_LEVEL: env.logLevel,
+  })
+  .refine((vars) => vars.KAFKA_LOG_TOPIC !== vars.KAFKA_LOG_DLQ_TOPIC, {
+    message: 'must differ from KAFKA_LOG_TOPIC',
+    path: ['KAFKA_LOG_DLQ_TOPIC'],
+  })
+  .transform((vars) => ({
+    databaseUrl: vars.DATABASE_URL,
+    kafkaBrokers: vars.KAFKA_BROKERS,
+    topic: vars.KAFKA_LOG_TOPIC,
+    deadLetterTopic: vars.KAFKA_LOG_DLQ_TOPIC,
+    groupId: vars.LOG_INGEST_GROUP,
+    port: vars.LOG_INGEST_PORT,
+    topicPartitions: vars.LOG_INGEST_TOPIC_PARTITIONS,
+    maxWaitTimeMs: vars.LOG_INGEST_MAX_WAIT_MS,
+    concurrency: vars.LOG_INGEST_CONCURRENCY,
+    retryMaxMs: vars.LOG_INGEST_RETRY_MAX_MS,
+    logLevel: vars.LOG_LEVEL,
+  }));
+
+export type LogIngestConfig = z.output<typeof schema>;
+
+/** The log-ingest configuration from the environment (and `.env`); throws a one-line ConfigError. */
+export function loadLogIngestConfig(source: NodeJS.ProcessEnv = process.env): LogIngestConfig {
+  return loadConfig(schema, source);
+}

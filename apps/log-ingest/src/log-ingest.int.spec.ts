@@ -1,0 +1,224 @@
+import { randomUUID } from 'node:crypto';
+import type { Kafka, KafkaMessage, Producer } from 'kafkajs';
+import { Pool } from 'pg';
+import { loadLogIngestConfig, type LogIngestConfig } from './config';
+import { DLQ_HEADERS } from './dead-letter.publisher';
+import { createLogIngest, type LogIngest } from './log-ingest';
+import {
+  committedTotal,
+  connectProducer,
+  countStored,
+  createProjectWithKeys,
+  deleteProject,
+  makeEvent,
+  sendEvents,
+  sendRaw,
+  testKafka,
+  topicSize,
+  uniqueName,
+  waitFor,
+} from './testing/request-log-fixtures';
+
+jest.setTimeout(90000);
+
+function configFor(name: string, overrides: NodeJS.ProcessEnv = {}): LogIngestConfig {
+  return loadLogIngestConfig({
+    ...process.env,
+    KAFKA_LOG_TOPIC: name,
+    KAFKA_LOG_DLQ_TOPIC: `${name}.dlq`,
+    LOG_INGEST_GROUP: name,
+    LOG_INGEST_RETRY_MAX_MS: '500',
+    ...overrides,
+  });
+}
+
+async function metricValue(ingest: LogIngest, name: string, labels: Record<string, string> = {}): Promise<number> {
+  const metric = await ingest.metrics.getSingleMetric(name)?.get();
+  const match = metric?.values.find((v) => Object.entries(labels).every(([k, value]) => v.labels[k] === value));
+  return match?.value ?? 0;
+}
+
+async function readTopic(kafka: Kafka, topic: string, count: number): Promise<KafkaMessage[]> {
+  const consumer = kafka.consumer({ groupId: uniqueName('li-dlq-reader') });
+  const messages: KafkaMessage[] = [];
+  await consumer.connect();
+  try {
+    await consumer.subscribe({ topics: [topic], fromBeginning: true });
+    await consumer.run({ eachMessage: async ({ message }) => void messages.push(message) });
+    await waitFor(`${count} messages on ${topic}`, async () => messages.length, (n) => n >= count);
+    return messages;
+  } finally {
+    await consumer.disconnect();
+  }
+}
+
+describe('log-ingest (Kafka → PostgreSQL)', () => {
+  const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 2 });
+  const kafka = testKafka(loadLogIngestConfig().kafkaBrokers);
+  const topic = uniqueName('li-test');
+  const config = configFor(topic);
+  let ingest: LogIngest;
+  let producer: Producer;
+  let project: Awaited<ReturnType<typeof createProjectWithKeys>>;
+
+  beforeAll(async () => {
+    project = await createProjectWithKeys(pool, 3);
+    ingest = createLogIngest(config);
+    await ingest.start(); // creates the topics
+    producer = await connectProducer(kafka);
+  });
+
+  afterAll(async () => {
+    await producer?.disconnect();
+    await ingest?.stop();
+    if (project) await deleteProject(pool, project);
+    await pool.end();
+  });
+
+  it('stores every event once, even when the same event arrives twice', async () => {
+    const projectId = project.projectId;
+    const events = Array.from({ length: 50 }, () => makeEvent({ project_id: projectId }));
+    await sendEvents(producer, topic, events);
+    await sendEvents(producer, topic, [events[0], events[1]]); // redelivered, as after a gateway retry
+    await waitFor('50 rows', () => countStored(pool, projectId), (c) => c.rows >= 50);
+    // A later duplicate, after the first copy is certainly stored.
+    await sendEvents(producer, topic, [events[2]]);
+    const marker = makeEvent({ project_id: projectId });
+    await sendEvents(producer, topic, [marker]);
+    await waitFor('the marker row', () => countStored(pool, projectId), (c) => c.rows >= 51);
+
+    expect(await countStored(pool, projectId)).toEqual({ rows: 51, distinct: 51 });
+    const { rows } = await pool.query('SELECT id, path, method, status, code, duration_ms, key_id, endpoint_id FROM request_logs WHERE id = $1', [
+      events[3].id,
+    ]);
+    expect(rows).toEqual([
+      { id: events[3].id, path: '/orders', method: 'GET', status: 200, code: null, duration_ms: 3.5, key_id: null, endpoint_id: events[3].endpoint_id },
+    ]);
+    expect(await metricValue(ingest, 'flowgate_log_ingest_duplicates_skipped_total')).toBeGreaterThanOrEqual(3);
+  });
+
+  it('sends malformed events to the dead-letter topic with the reason, counts them and keeps consuming', async () => {
+    const projectId = project.projectId;
+    const good = makeEvent({ project_id: projectId });
+    const badSchema = JSON.stringify({ ...makeEvent({ project_id: projectId }), status: 'teapot' });
+    const before = await metricValue(ingest, 'flowgate_log_ingest_dead_lettered_total', { reason: 'invalid_json' });
+    await sendRaw(producer, topic, ['{"v":1,"id":', badSchema, null], projectId);
+    // PostgreSQL refuses a NUL character in text: isolated from its batch and dead-lettered.
+    const nul = makeEvent({ project_id: projectId, path: '/a\u0000b' });
+    const after = makeEvent({ project_id: projectId });
+    await sendEvents(producer, topic, [good, nul, after]);
+
+    const letters = await readTopic(kafka, `${topic}.dlq`, 4);
+    const reasons = letters.map((m) => m.headers?.[DLQ_HEADERS.reason]?.toString()).sort();
+    expect(reasons).toEqual(['empty_message', 'invalid_event', 'invalid_json', 'rejected_by_database']);
+    const schemaLetter = letters.find((m) => m.headers?.[DLQ_HEADERS.reason]?.toString() === 'invalid_event');
+    expect(schemaLetter?.value?.toString()).toBe(badSchema);
+    expect(schemaLetter?.headers?.[DLQ_HEADERS.detail]?.toString()).toContain('status');
+    expect(schemaLetter?.headers?.[DLQ_HEADERS.topic]?.toString()).toBe(topic);
+
+    const stored = await pool.query('SELECT id FROM request_logs WHERE id = ANY($1::uuid[])', [[good.id, nul.id, after.id]]);
+    expect(stored.rows.map((r) => r.id).sort()).toEqual([good.id, after.id].sort());
+    await waitFor(
+      'the dead-letter counter',
+      () => metricValue(ingest, 'flowgate_log_ingest_dead_lettered_total', { reason: 'invalid_json' }),
+      (n) => n === before + 1,
+    );
+    expect(await metricValue(ingest, 'flowgate_log_ingest_dead_lettered_total', { reason: 'rejected_by_database' })).toBe(1);
+  });
+
+  it('moves api_keys.last_used_at to the latest use and never backwards; unknown keys are ignored', async () => {
+    const [keyA, keyB, deletedKey] = project.keyIds;
+    await pool.query('DELETE FROM api_keys WHERE id = $1', [deletedKey]);
+    const lastUsed = async (keyId: string) =>
+      (await pool.query<{ t: Date | null }>('SELECT last_used_at AS t FROM api_keys WHERE id = $1', [keyId])).rows[0].t;
+    const t = (iso: string) => makeEvent({ project_id: project.projectId, key_id: keyA, time: iso });
+
+    // Within one batch the latest wins, whatever the order.
+    await sendEvents(producer, topic, [
+      t('2026-11-20T10:00:02.000Z'),
+      t('2026-11-20T10:00:05.000Z'),
+      t('2026-11-20T10:00:01.000Z'),
+      makeEvent({ project_id: project.projectId, key_id: keyB, time: '2026-11-20T09:00:00.000Z' }),
+      makeEvent({ project_id: project.projectId, key_id: deletedKey }),
+      makeEvent({ project_id: project.projectId, key_id: randomUUID() }),
+    ]);
+    await waitFor('keyA used', () => lastUsed(keyA), (v) => v !== null);
+    expect((await lastUsed(keyA))?.toISOString()).toBe('2026-11-20T10:00:05.000Z');
+    expect((await lastUsed(keyB))?.toISOString()).toBe('2026-11-20T09:00:00.000Z');
+
+    // A late event (older) arrives afterwards: last_used_at stays.
+    const late = t('2026-11-20T08:00:00.000Z');
+    const newer = makeEvent({ project_id: project.projectId, key_id: keyB, time: '2026-11-20T11:00:00.000Z' });
+    await sendEvents(producer, topic, [late, newer]);
+    await waitFor('keyB moved forward', () => lastUsed(keyB), (v) => v?.toISOString() === '2026-11-20T11:00:00.000Z');
+    expect((await lastUsed(keyA))?.toISOString()).toBe('2026-11-20T10:00:05.000Z');
+    expect((await pool.query('SELECT 1 FROM request_logs WHERE id = $1', [late.id])).rowCount).toBe(1);
+  });
+
+  it('commits offsets only for what it stored, and all of it when it stops gracefully', async () => {
+    const stopTopic = uniqueName('li-stop');
+    const stopping = createLogIngest(configFor(stopTopic));
+    await stopping.start();
+    const local = await connectProducer(kafka);
+    try {
+      const events = Array.from({ length: 120 }, () => makeEvent({ project_id: project.projectId }));
+      await sendEvents(local, stopTopic, events);
+      await waitFor('120 rows', () => pool.query('SELECT count(*)::int AS n FROM request_logs WHERE id = ANY($1::uuid[])', [events.map((e) => e.id)]), (r) => r.rows[0].n === 120);
+    } finally {
+      await local.disconnect();
+      await stopping.stop();
+    }
+    expect(await committedTotal(kafka, stopTopic, stopTopic)).toBe(await topicSize(kafka, stopTopic));
+  });
+});
+
+describe('log-ingest while PostgreSQL refuses writes', () => {
+  const admin = new Pool({ connectionString: process.env.DATABASE_URL, max: 2 });
+  const kafka = testKafka(loadLogIngestConfig().kafkaBrokers);
+  const role = `li_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
+  const topic = uniqueName('li-refused');
+  let ingest: LogIngest | undefined;
+  let producer: Producer | undefined;
+  const projectId = randomUUID();
+
+  beforeAll(async () => {
+    // The service connects as its own role; taking INSERT away makes every write fail for real.
+    await admin.query(`CREATE ROLE ${role} LOGIN`);
+    await admin.query(`GRANT SELECT, INSERT ON request_logs TO ${role}`);
+    await admin.query(`GRANT SELECT, UPDATE ON api_keys TO ${role}`);
+  });
+
+  afterAll(async () => {
+    await producer?.disconnect();
+    await ingest?.stop();
+    await admin.query('DELETE FROM request_logs WHERE project_id = $1', [projectId]);
+    await admin.query(`DROP OWNED BY ${role}`);
+    await admin.query(`DROP ROLE ${role}`);
+    await admin.end();
+  });
+
+  it('keeps the batch uncommitted, retries with backoff, and stores everything once writes work again', async () => {
+    const url = new URL(process.env.DATABASE_URL!);
+    url.username = role;
+    ingest = createLogIngest(configFor(topic, { DATABASE_URL: url.toString() }));
+    await ingest.start();
+    const running = ingest;
+    await admin.query(`REVOKE INSERT ON request_logs FROM ${role}`);
+
+    producer = await connectProducer(kafka);
+    const events = Array.from({ length: 40 }, () => makeEvent({ project_id: projectId }));
+    await sendEvents(producer, topic, events);
+
+    await waitFor('failed write attempts', () => metricValue(running, 'flowgate_log_ingest_write_failures_total'), (n) => n >= 3);
+    expect(running.isReady()).toBe(false);
+    expect(await metricValue(running, 'flowgate_log_ingest_database_available')).toBe(0);
+    expect(await committedTotal(kafka, topic, topic)).toBe(0);
+    expect((await countStored(admin, projectId)).rows).toBe(0);
+
+    await admin.query(`GRANT INSERT ON request_logs TO ${role}`);
+    await waitFor('40 rows', () => countStored(admin, projectId), (c) => c.rows === 40);
+    await waitFor('offsets committed', () => committedTotal(kafka, topic, topic), (n) => n === 40);
+    expect(await countStored(admin, projectId)).toEqual({ rows: 40, distinct: 40 });
+    expect(running.isReady()).toBe(true);
+  });
+});

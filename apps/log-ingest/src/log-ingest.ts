@@ -1,0 +1,144 @@
+import { createLogger, DependencyError, type Logger } from '@flowgate/platform';
+import { Kafka, logLevel, Partitioners, type Consumer } from 'kafkajs';
+import { Pool } from 'pg';
+import type { Registry } from 'prom-client';
+import type { LogIngestConfig } from './config';
+import { DeadLetterPublisher } from './dead-letter.publisher';
+import { kafkaLogCreator } from './kafka-logger';
+import { consumerLag, ensureTopics } from './kafka-topics';
+import { createLogIngestMetrics } from './log-ingest.metrics';
+import { RequestLogBatchProcessor } from './request-log.batch-processor';
+import { RequestLogRepository } from './request-log.repository';
+
+export interface LogIngest {
+  /** Checks PostgreSQL and Kafka, creates missing topics, joins the consumer group. */
+  start(): Promise<void>;
+  /** Finishes the batch in hand (writing and committing it), leaves the group, closes clients. */
+  stop(): Promise<void>;
+  /** Prometheus registry of this instance. */
+  readonly metrics: Registry;
+  /** In the group and writing to PostgreSQL. */
+  isReady(): boolean;
+}
+
+const CONSUMER_RESTART_DELAY_MS = 5000;
+
+/**
+ * The log-ingest service: a Kafka consumer group that stores request-log events in
+ * request_logs exactly once and keeps api_keys.last_used_at current.
+ */
+export function createLogIngest(config: LogIngestConfig, options: { logger?: Logger } = {}): LogIngest {
+  const logger = options.logger ?? createLogger('log-ingest', config.logLevel);
+  const kafka = new Kafka({
+    clientId: 'flowgate-log-ingest',
+    brokers: config.kafkaBrokers,
+    logLevel: logLevel.WARN,
+    logCreator: kafkaLogCreator(logger),
+    retry: { initialRetryTime: 300, retries: 8 },
+  });
+  const admin = kafka.admin();
+  const producer = kafka.producer({ allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner });
+  const pool = new Pool({
+    connectionString: config.databaseUrl,
+    max: config.concurrency + 1,
+    application_name: 'flowgate-log-ingest',
+    connectionTimeoutMillis: 5000,
+  });
+  // An idle connection dropped by the server (PostgreSQL restarting) is not a crash.
+  pool.on('error', (error) => logger.warn({ err: error }, 'idle PostgreSQL connection closed'));
+
+  const metrics = createLogIngestMetrics(() => consumerLag(admin, config.groupId, config.topic));
+  const repository = new RequestLogRepository(pool);
+  let databaseAvailable = true;
+  const processor = new RequestLogBatchProcessor({
+    repository,
+    deadLetters: new DeadLetterPublisher(producer, config.deadLetterTopic, config.topic),
+    metrics,
+    logger,
+    retryMaxMs: config.retryMaxMs,
+    onDatabaseAvailability: (available) => {
+      databaseAvailable = available;
+    },
+  });
+
+  let consumer: Consumer | null = null;
+  let joined = false;
+  let stopping = false;
+  let restartTimer: NodeJS.Timeout | null = null;
+
+  async function runConsumer(): Promise<void> {
+    const next = kafka.consumer({
+      groupId: config.groupId,
+      maxWaitTimeInMs: config.maxWaitTimeMs,
+      allowAutoTopicCreation: false,
+      retry: { initialRetryTime: 300, retries: 8, restartOnFailure: async () => true },
+    });
+    next.on(next.events.GROUP_JOIN, ({ payload }) => {
+      joined = true;
+      logger.info({ member: payload.memberId, assignment: payload.memberAssignment }, 'joined the consumer group');
+    });
+    next.on(next.events.CRASH, ({ payload }) => {
+      joined = false;
+      if (payload.restart || stopping) return;
+      // kafkajs gives up on errors it does not consider retriable; we do not.
+      logger.error({ err: payload.error }, `consumer stopped on an error; starting a new one in ${CONSUMER_RESTART_DELAY_MS} ms`);
+      restartTimer = setTimeout(() => {
+        restartTimer = null;
+        void next
+          .disconnect()
+          .catch(() => undefined)
+          .then(() => (stopping ? undefined : runConsumer()))
+          .catch((error) => logger.error({ err: error }, 'could not restart the consumer'));
+      }, CONSUMER_RESTART_DELAY_MS);
+    });
+    consumer = next;
+    await next.connect();
+    await next.subscribe({ topics: [config.topic], fromBeginning: true });
+    await next.run({
+      autoCommit: false,
+      eachBatchAutoResolve: false,
+      partitionsConsumedConcurrently: config.concurrency,
+      eachBatch: (payload) => processor.process(payload),
+    });
+  }
+
+  return {
+    metrics: metrics.registry,
+
+    isReady: () => joined && databaseAvailable && !stopping,
+
+    async start() {
+      try {
+        if (!(await repository.hasSchema())) {
+          throw new DependencyError('the database has no request_logs table — run `npm run db:migrate` (DATABASE_URL)');
+        }
+      } catch (error) {
+        if (error instanceof DependencyError) throw error;
+        throw new DependencyError(`PostgreSQL refused the connection (${(error as Error).message}) — fix DATABASE_URL`);
+      }
+      try {
+        await admin.connect();
+        await ensureTopics(admin, [
+          { topic: config.topic, numPartitions: config.topicPartitions },
+          { topic: config.deadLetterTopic, numPartitions: 1 },
+        ]);
+        await producer.connect();
+      } catch (error) {
+        throw new DependencyError(`Kafka at ${config.kafkaBrokers.join(',')} failed (${(error as Error).message}) — fix KAFKA_BROKERS`);
+      }
+      await runConsumer();
+      logger.info({ topic: config.topic, group: config.groupId }, 'consuming request-log events');
+    },
+
+    async stop() {
+      stopping = true;
+      if (restartTimer) clearTimeout(restartTimer);
+      // disconnect() lets the batch in hand finish: it is written and committed, or (while
+      // PostgreSQL is down) abandoned uncommitted, to be redelivered.
+      await consumer?.disconnect().catch((error) => logger.warn({ err: error }, 'consumer disconnect failed'));
+      await producer.disconnect().catch(() => undefined);
+      await admin.disconnect().catch(() => undefined);
+      await pool.end().catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,20 @@
+import { checkKafka, checkPostgres, createLogger, exitOnStartupError, installShutdown, startHealthServer } from '@flowgate/platform';
+import { collectDefaultMetrics } from 'prom-client';
+import { loadLogIngestConfig } from './config';
+import { createLogIngest } from './log-ingest';
+
+async function main(): Promise<void> {
+  const config = loadLogIngestConfig();
+  const logger = createLogger('log-ingest', config.logLevel);
+  await checkPostgres(config.databaseUrl);
+  await checkKafka(config.kafkaBrokers);
+
+  const ingest = createLogIngest(config, { logger });
+  collectDefaultMetrics({ register: ingest.metrics });
+  const health = await startHealthServer({ port: config.port, registry: ingest.metrics, ready: () => ingest.isReady() });
+  installShutdown(logger, [() => ingest.stop(), () => health.close()]);
+  await ingest.start();
+  logger.info({ port: config.port }, 'log-ingest started (health and metrics on /healthz /readyz /metrics)');
+}
+
+main().catch((error) => exitOnStartupError('log-ingest', error));

@@ -1,0 +1,93 @@
+import type { RequestLogEvent } from '@flowgate/contracts';
+import type { Pool } from 'pg';
+
+// One statement per batch: the columns travel as arrays and unnest() turns them into rows.
+// ON CONFLICT on the primary key (time, id) makes a redelivered event a no-op.
+const INSERT_ROWS = `
+INSERT INTO request_logs (id, time, project_id, endpoint_id, path, method, status, code, duration_ms, key_id)
+SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::uuid[], $4::uuid[], $5::text[], $6::text[],
+                     $7::smallint[], $8::text[], $9::real[], $10::uuid[])
+ON CONFLICT DO NOTHING`;
+
+// Never moves backwards; keys that do not exist (deleted, or never known) match no row.
+const TOUCH_KEYS = `
+UPDATE api_keys AS k SET last_used_at = u.used_at
+  FROM unnest($1::uuid[], $2::timestamptz[]) AS u(id, used_at)
+ WHERE k.id = u.id AND (k.last_used_at IS NULL OR k.last_used_at < u.used_at)`;
+
+export interface WriteResult {
+  /** Rows that were new; the rest of the batch was already stored. */
+  inserted: number;
+}
+
+/** Writes request-log events and the keys' last use in one transaction. */
+export class RequestLogRepository {
+  constructor(private readonly pool: Pool) {}
+
+  async write(events: readonly RequestLogEvent[]): Promise<WriteResult> {
+    if (events.length === 0) return { inserted: 0 };
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const { rowCount } = await client.query(INSERT_ROWS, toColumns(events));
+      const keys = latestUsePerKey(events);
+      if (keys.ids.length > 0) await client.query(TOUCH_KEYS, [keys.ids, keys.times]);
+      await client.query('COMMIT');
+      client.release();
+      return { inserted: rowCount ?? 0 };
+    } catch (error) {
+      // A connection that failed mid-transaction is not reused.
+      await client.query('ROLLBACK').catch(() => undefined);
+      client.release(error as Error);
+      throw error;
+    }
+  }
+
+  /** Whether the schema this service writes to exists (a migrated database). */
+  async hasSchema(): Promise<boolean> {
+    const { rows } = await this.pool.query<{ ok: boolean }>(
+      "SELECT to_regclass('request_logs') IS NOT NULL AND to_regclass('api_keys') IS NOT NULL AS ok",
+    );
+    return rows[0]?.ok === true;
+  }
+}
+
+function toColumns(events: readonly RequestLogEvent[]): unknown[][] {
+  const columns: unknown[][] = Array.from({ length: 10 }, () => new Array(events.length));
+  events.forEach((e, i) => {
+    columns[0][i] = e.id;
+    columns[1][i] = e.time;
+    columns[2][i] = e.project_id;
+    columns[3][i] = e.endpoint_id;
+    columns[4][i] = e.path;
+    columns[5][i] = e.method;
+    columns[6][i] = e.status;
+    columns[7][i] = e.code;
+    columns[8][i] = e.duration_ms;
+    columns[9][i] = e.key_id;
+  });
+  return columns;
+}
+
+/** The latest use of each key in the batch, ids sorted so concurrent writers lock in one order. */
+export function latestUsePerKey(events: readonly RequestLogEvent[]): { ids: string[]; times: string[] } {
+  const latest = new Map<string, { ms: number; time: string }>();
+  for (const event of events) {
+    if (event.key_id === null) continue;
+    const ms = Date.parse(event.time);
+    const seen = latest.get(event.key_id);
+    if (!seen || ms > seen.ms) latest.set(event.key_id, { ms, time: event.time });
+  }
+  const ids = [...latest.keys()].sort();
+  return { ids, times: ids.map((id) => latest.get(id)!.time) };
+}
+
+/**
+ * PostgreSQL refused the data itself (SQLSTATE class 22 "data exception" or 23 "integrity
+ * constraint violation"): retrying the same rows can never succeed. Anything else — the
+ * server down, a lost connection, a deadlock — is worth retrying.
+ */
+export function isDataError(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  return typeof code === 'string' && /^2[23][0-9A-Z]{3}$/.test(code);
+}
