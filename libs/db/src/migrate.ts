@@ -152,7 +152,7 @@ export async function migrate(databaseUrl: string, opts: MigrateOptions = {}): P
       const umzug = new Umzug<Context>({
         context: { client },
         storage: new PrismaMigrationsStorage(new Map(migrations.map((m) => [m.name, m.checksum]))),
-        logger: undefined,
+        logger: undefined, // our own line per applied migration instead of umzug's event objects
         migrations: migrations.map((m) => ({
           name: m.name,
           path: m.path,
