@@ -1,0 +1,36 @@
+import { imageKey } from '@flowgate/contracts';
+import type { Redis } from 'ioredis';
+
+export interface StoredImage {
+  png: Buffer;
+  /** Seconds until it expires; null when it does not expire. */
+  ttlSeconds: number | null;
+}
+
+/**
+ * Where `manipulate_image` results live until they expire. Redis by default (every gateway
+ * reads the same store); an S3-compatible bucket with a lifecycle rule can implement the
+ * same two calls.
+ */
+export interface ImageStore {
+  put(id: string, png: Buffer, ttlSeconds: number): Promise<void>;
+  get(id: string): Promise<StoredImage | null>;
+}
+
+/** `fg:image:<id>` → PNG bytes, with a TTL. */
+export class RedisImageStore implements ImageStore {
+  constructor(private readonly redis: Redis) {}
+
+  async put(id: string, png: Buffer, ttlSeconds: number): Promise<void> {
+    await this.redis.set(imageKey(id), png, 'EX', ttlSeconds);
+  }
+
+  async get(id: string): Promise<StoredImage | null> {
+    const key = imageKey(id);
+    const results = await this.redis.multi().getBuffer(key).ttl(key).exec();
+    const png = results?.[0]?.[1] as Buffer | null | undefined;
+    if (!png) return null;
+    const ttl = results?.[1]?.[1] as number;
+    return { png, ttlSeconds: ttl >= 0 ? ttl : null };
+  }
+}
