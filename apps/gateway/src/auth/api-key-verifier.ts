@@ -1,0 +1,56 @@
+import { apiKeyRecordKey, rateLimitKey, type KeyPermission } from '@flowgate/contracts';
+import { createHash, randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { KEY_CHECK_LUA } from './key-check.script';
+
+export type KeyCheck =
+  | { outcome: 'invalid' }
+  | {
+      outcome: 'accepted' | 'rate_limited' | 'forbidden';
+      keyId: string;
+      permission: KeyPermission;
+      limit: number;
+      remaining: number;
+      /** Milliseconds until the window frees a slot. */
+      resetMs: number;
+    };
+
+type KeyCheckReply = [number, string?, string?, number?, number?, number?];
+
+interface ScriptedRedis extends Redis {
+  fgKeyCheck(recordKey: string, windowKey: string, projectId: string, member: string, level: string): Promise<KeyCheckReply>;
+}
+
+const OUTCOMES = ['invalid', 'accepted', 'rate_limited', 'forbidden'] as const;
+
+/** Runs the key script (EVALSHA via ioredis `defineCommand`, EVAL once after a script flush). */
+export class ApiKeyVerifier {
+  private readonly redis: ScriptedRedis;
+  /** Window members are `<instance>:<counter>`: unique across gateways without a clock. */
+  private readonly instance = randomBytes(6).toString('base64url');
+  private counter = 0;
+
+  constructor(redis: Redis) {
+    if (!('fgKeyCheck' in redis)) {
+      redis.defineCommand('fgKeyCheck', { numberOfKeys: 2, lua: KEY_CHECK_LUA });
+    }
+    this.redis = redis as unknown as ScriptedRedis;
+  }
+
+  /** Rejects when Redis cannot answer: the caller must refuse the request (never accept unverified). */
+  async check(apiKey: string, projectId: string, level: 'user' | 'admin'): Promise<KeyCheck> {
+    const hash = createHash('sha256').update(apiKey).digest('hex');
+    const member = `${this.instance}:${++this.counter}`;
+    const reply = await this.redis.fgKeyCheck(apiKeyRecordKey(hash), rateLimitKey(hash), projectId, member, level);
+    const outcome = OUTCOMES[reply[0]] ?? 'invalid';
+    if (outcome === 'invalid') return { outcome };
+    return {
+      outcome,
+      keyId: String(reply[1]),
+      permission: reply[2] === 'admin' ? 'admin' : 'user',
+      limit: Number(reply[3]),
+      remaining: Number(reply[4]),
+      resetMs: Number(reply[5]),
+    };
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * Auth, permission, exact sliding-window rate limit and last-used bookkeeping in one Redis
+ * round trip. KEYS: `fg:key:{hash}`, `fg:rl:{hash}` (same hash tag → same Cluster slot).
+ * ARGV: project id of the Host, a member unique to this request, the level required
+ * (`user` | `admin`).
+ *
+ * The window is a log: a ZSET of accepted request times (Redis server clock, ms). A request
+ * is accepted only when fewer than `ratelimit_min` were accepted in the 60 s before it, so no
+ * 60-second interval ever holds more than the limit, whichever gateway served them.
+ * Refused requests (forbidden or limited) are not recorded.
+ *
+ * Reply: {status, key id, permission, limit, remaining, reset ms}; status 0 = unknown key or a
+ * key of another project (the rest absent), 1 = accepted, 2 = rate limited, 3 = forbidden.
+ */
+export const KEY_CHECK_LUA = `
+local rec = redis.call('HMGET', KEYS[1], 'project_id', 'id', 'permission', 'ratelimit_min')
+if rec[1] ~= ARGV[1] then return {0} end
+local limit = tonumber(rec[4]) or 0
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - 60000)
+local count = redis.call('ZCARD', KEYS[2])
+local status = 1
+if ARGV[3] == 'admin' and rec[3] ~= 'admin' then
+  status = 3
+elseif count >= limit then
+  status = 2
+else
+  redis.call('ZADD', KEYS[2], now, ARGV[2])
+  redis.call('PEXPIRE', KEYS[2], 60000)
+  redis.call('HSET', KEYS[1], 'last_used_ms', now)
+  count = count + 1
+end
+local reset = 0
+if count > 0 then
+  local oldest = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
+  reset = tonumber(oldest[2]) + 60000 - now
+end
+local remaining = limit - count
+if remaining < 0 then remaining = 0 end
+return {status, rec[2], rec[3], limit, remaining, reset}
+`;

@@ -1,0 +1,84 @@
+import { isWellFormedApiKey } from '@flowgate/contracts';
+import type { Logger } from '@flowgate/platform';
+import type { IncomingMessage } from 'node:http';
+import type { AuthLevel } from '../config-cache/loaded-project';
+import { sendError } from '../http/errors';
+import type { GatewayResponse } from '../http/gateway-response';
+import type { GatewayMetrics } from '../metrics';
+import type { ApiKeyVerifier } from './api-key-verifier';
+
+const CHALLENGE = { 'www-authenticate': 'Bearer' };
+const WARN_EVERY_MS = 10_000;
+
+/**
+ * `Authorization: Bearer <key>` → the project's key, its permission and its rate limit.
+ * Malformed keys are refused without a Redis call; everything else is one script call.
+ * Answers the error itself and resolves false when the request must stop.
+ */
+export class RequestAuthenticator {
+  private lastRedisWarn = 0;
+
+  constructor(
+    private readonly keys: ApiKeyVerifier,
+    private readonly metrics: GatewayMetrics,
+    private readonly logger: Logger,
+  ) {}
+
+  async authenticate(req: IncomingMessage, res: GatewayResponse, projectId: string, level: AuthLevel): Promise<boolean> {
+    const key = bearerToken(req.headers.authorization);
+    if (key === '') {
+      sendError(res, 'missing_api_key', 'This endpoint needs an API key: send Authorization: Bearer <key>', CHALLENGE);
+      return false;
+    }
+    if (key === null || !isWellFormedApiKey(key)) {
+      sendError(res, 'invalid_api_key', 'The API key is not valid', CHALLENGE);
+      return false;
+    }
+    let check;
+    try {
+      check = await this.keys.check(key, projectId, level === 2 ? 'admin' : 'user');
+    } catch (error) {
+      this.warnRedis(error);
+      sendError(res, 'unavailable', 'API keys cannot be verified right now; retry shortly', { 'retry-after': '1' });
+      return false;
+    }
+    if (check.outcome === 'invalid') {
+      sendError(res, 'invalid_api_key', 'The API key is not valid', CHALLENGE);
+      return false;
+    }
+    res.keyId = check.keyId;
+    const resetSeconds = Math.max(0, Math.ceil(check.resetMs / 1000));
+    res.rateLimit = { limit: check.limit, remaining: check.remaining, resetSeconds };
+    if (check.outcome === 'rate_limited') {
+      this.metrics.rateLimitedRequest();
+      sendError(res, 'rate_limited', `Rate limit of ${check.limit} requests per minute exceeded`, {
+        'retry-after': String(Math.max(1, resetSeconds)),
+      });
+      return false;
+    }
+    if (check.outcome === 'forbidden') {
+      sendError(res, 'insufficient_permission', 'This endpoint needs an admin key');
+      return false;
+    }
+    return true;
+  }
+
+  private warnRedis(error: unknown): void {
+    const now = Date.now();
+    if (now - this.lastRedisWarn < WARN_EVERY_MS) return;
+    this.lastRedisWarn = now;
+    this.logger.warn({ err: error }, 'Redis unavailable: keyed requests answered 503');
+  }
+}
+
+/** The key of `Bearer <key>` (scheme case-insensitive); '' when absent or empty; null for another scheme. */
+export function bearerToken(header: string | undefined): string | null {
+  if (header === undefined) return '';
+  const value = header.trim();
+  if (value === '') return '';
+  if (value.length < 6 || value.slice(0, 6).toLowerCase() !== 'bearer') return null;
+  if (value.length === 6) return '';
+  const code = value.charCodeAt(6);
+  if (code !== 32 && code !== 9) return null;
+  return value.slice(7).trim();
+}

@@ -1,0 +1,55 @@
+import { REQUEST_LOG_TOPIC_DEFAULT } from '@flowgate/contracts';
+import { env, loadConfig } from '@flowgate/platform';
+import { z } from 'zod';
+
+const httpUrl = (example: string) =>
+  z.string().refine((value) => {
+    try {
+      return ['http:', 'https:'].includes(new URL(value).protocol);
+    } catch {
+      return false;
+    }
+  }, `must be an http:// or https:// URL (e.g. ${example})`);
+
+/**
+ * Every variable the gateway reads, with its default (documented in docs/gateway.md).
+ * Validated once at boot; a problem ends the process with one line naming the variable.
+ */
+export const gatewayConfigSchema = z.object({
+  GATEWAY_PORT: env.port(8080),
+  GATEWAY_HOST: z.string().min(1).default('0.0.0.0'),
+  /** Projects answer at `{subdomain}.{GATEWAY_DOMAIN}`. */
+  GATEWAY_DOMAIN: z
+    .string()
+    .default('localhost')
+    .transform((value) => value.trim().toLowerCase().replace(/^\.+|\.+$/g, ''))
+    .refine((value) => /^[a-z0-9.-]+$/.test(value), 'must be a domain name (e.g. localhost or api.example.com)'),
+  /** Public base URL of a project, `{subdomain}` replaced (used for URLs the gateway hands out, e.g. images). */
+  GATEWAY_PUBLIC_URL: z
+    .string()
+    .default('http://{subdomain}.localhost:8080')
+    .refine((value) => value.includes('{subdomain}'), 'must contain {subdomain} (e.g. http://{subdomain}.localhost:8080)'),
+  REDIS_URL: env.redisUrl,
+  KAFKA_BROKERS: env.kafkaBrokers,
+  KAFKA_LOG_TOPIC: z.string().min(1).default(REQUEST_LOG_TOPIC_DEFAULT),
+  CONTROL_PLANE_URL: httpUrl('http://127.0.0.1:3000')
+    .default('http://127.0.0.1:3000')
+    .transform((value) => value.replace(/\/+$/, '')),
+  FLOWGATE_SERVICE_TOKEN: z
+    .string({ error: 'is required: the shared secret for the control plane internal API (same value on both)' })
+    .min(16, 'must be at least 16 characters'),
+  FLOWGATE_ENCRYPTION_KEY: z
+    .string({ error: 'is required: the key that decrypts integration secrets (64 hex characters)' })
+    .min(16, 'must be at least 16 characters (64 hex characters recommended)'),
+  GATEWAY_MAX_BODY_BYTES: env.positiveInt(1024 * 1024),
+  FLOW_TIMEOUT_MS: env.positiveInt(15000),
+  GATEWAY_LOG_BUFFER_MAX: env.positiveInt(100_000),
+  /** How often the gateway compares `fg:config-seq` to catch a missed pub/sub message. */
+  GATEWAY_CONFIG_POLL_MS: env.positiveInt(500),
+  LOG_LEVEL: env.logLevel,
+});
+
+export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;
+
+export const loadGatewayConfig = (source: NodeJS.ProcessEnv = process.env): GatewayConfig =>
+  loadConfig(gatewayConfigSchema, source);

@@ -1,0 +1,210 @@
+import { createLogger, SecretBox, type Logger } from '@flowgate/platform';
+import http, { STATUS_CODES } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { Redis, type RedisOptions } from 'ioredis';
+import { AdminRoutes } from './admin/admin-routes';
+import { ControlPlaneClient } from './admin/control-plane-client';
+import { ApiKeyVerifier } from './auth/api-key-verifier';
+import { RequestAuthenticator } from './auth/request-authenticator';
+import type { GatewayConfig } from './config';
+import { loadProject } from './config-cache/loaded-project';
+import { ProjectCache } from './config-cache/project-cache';
+import { buildFlowPorts, createFlowPortsContext } from './flow-ports';
+import { GatewayResponse } from './http/gateway-response';
+import { HostResolver } from './http/host-resolver';
+import { InternalRoutes } from './http/internal-routes';
+import { GatewayMetrics } from './metrics';
+import { RequestHandler } from './request-handler';
+import { KafkaLogSender } from './request-log/kafka-log-sender';
+import type { LogBatchSender } from './request-log/log-batch-sender';
+import { RequestLogBuffer } from './request-log/request-log-buffer';
+
+export interface GatewayOptions {
+  logger?: Logger;
+  /** Replaces the Kafka sender (tests simulate outages with it). */
+  logSender?: LogBatchSender;
+  /** Process metrics (CPU, memory, event loop) in `/_metrics`; on in `main.ts`. */
+  defaultMetrics?: boolean;
+}
+
+export interface Gateway {
+  server: http.Server<typeof http.IncomingMessage, typeof GatewayResponse>;
+  /** `http://127.0.0.1:<port>` — send `Host: <subdomain>.<GATEWAY_DOMAIN>` to reach a project. */
+  url: string;
+  port: number;
+  metrics: GatewayMetrics;
+  logs: RequestLogBuffer;
+  cache: ProjectCache;
+  /** Stops accepting, finishes in-flight requests, flushes the request log, closes clients. */
+  close(): Promise<void>;
+}
+
+/** Long enough for slow uploads of the largest body, short enough that a stalled client is dropped. */
+const REQUEST_TIMEOUT_MS = 60_000;
+const HEADERS_TIMEOUT_MS = 15_000;
+/** In-flight requests get this long at shutdown before their connections are cut. */
+const DRAIN_MS = 10_000;
+
+function redisOptions(role: 'commands' | 'changes'): RedisOptions {
+  return {
+    lazyConnect: true,
+    connectionName: `flowgate-gateway-${role}`,
+    retryStrategy: (times) => Math.min(times * 100, 1000),
+    ...(role === 'commands'
+      ? {
+          // Fail fast while Redis is away: keyed requests answer 503 instead of waiting.
+          enableOfflineQueue: false,
+          maxRetriesPerRequest: 0,
+          autoResendUnfulfilledCommands: false,
+          commandTimeout: 2000,
+          enableAutoPipelining: true,
+        }
+      : { maxRetriesPerRequest: null }),
+  };
+}
+
+export async function createGateway(config: GatewayConfig, options: GatewayOptions = {}): Promise<Gateway> {
+  const logger = options.logger ?? createLogger('gateway', config.LOG_LEVEL);
+  const redis = new Redis(config.REDIS_URL, redisOptions('commands'));
+  const subscriber = new Redis(config.REDIS_URL, redisOptions('changes'));
+  // Errors are reported by the components that see them; ioredis would print them otherwise.
+  redis.on('error', (error) => logger.debug({ err: error }, 'redis connection error'));
+  subscriber.on('error', (error) => logger.debug({ err: error }, 'redis subscriber connection error'));
+
+  const logs = new RequestLogBuffer({
+    sender:
+      options.logSender ??
+      new KafkaLogSender({ brokers: config.KAFKA_BROKERS, topic: config.KAFKA_LOG_TOPIC, clientId: 'flowgate-gateway', logger }),
+    logger,
+    maxEvents: config.GATEWAY_LOG_BUFFER_MAX,
+  });
+  const metrics = new GatewayMetrics(
+    { logBufferDepth: () => logs.depth, logEventsDropped: () => logs.dropped },
+    { defaultMetrics: options.defaultMetrics },
+  );
+  const portsContext = createFlowPortsContext({ config, redis, secrets: new SecretBox(config.FLOWGATE_ENCRYPTION_KEY), logger });
+  const cache = new ProjectCache({
+    redis,
+    subscriber,
+    logger,
+    pollMs: config.GATEWAY_CONFIG_POLL_MS,
+    onLookup: (kind, hit) => metrics.cacheLookup(kind, hit),
+    build: (published, previous) => {
+      let ports = {};
+      try {
+        ports = buildFlowPorts(published, portsContext.deps);
+      } catch (error) {
+        logger.error({ err: error, project_id: published.id }, 'flow ports could not be built; integrations are skipped');
+      }
+      return loadProject(published, {
+        ports,
+        previous,
+        onRouteError: (route, error) =>
+          logger.error(
+            { err: error, project_id: published.id, endpoint_id: route.endpoint_id },
+            'published flow could not be prepared; the endpoint answers 500 flow_error',
+          ),
+      });
+    },
+  });
+
+  let accepting = false;
+  const auth = new RequestAuthenticator(new ApiKeyVerifier(redis), metrics, logger);
+  const handler = new RequestHandler({
+    hosts: new HostResolver(config.GATEWAY_DOMAIN),
+    cache,
+    auth,
+    admin: new AdminRoutes(
+      auth,
+      new ControlPlaneClient(config.CONTROL_PLANE_URL, config.FLOWGATE_SERVICE_TOKEN),
+      config.GATEWAY_MAX_BODY_BYTES,
+      logger,
+    ),
+    internal: new InternalRoutes({
+      registry: metrics.registry,
+      redis,
+      logger,
+      isAccepting: () => accepting,
+      logBufferDepth: () => logs.depth,
+    }),
+    logs,
+    metrics,
+    logger,
+    maxBodyBytes: config.GATEWAY_MAX_BODY_BYTES,
+    flowTimeoutMs: config.FLOW_TIMEOUT_MS,
+  });
+
+  const server = http.createServer<typeof http.IncomingMessage, typeof GatewayResponse>(
+    { ServerResponse: GatewayResponse, requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: HEADERS_TIMEOUT_MS },
+    handler.handle,
+  );
+  server.on('clientError', answerClientError);
+
+  const closeClients = async (): Promise<void> => {
+    for (const client of [subscriber, redis]) {
+      await client.quit().catch(() => client.disconnect());
+    }
+  };
+
+  try {
+    await Promise.all([redis.connect(), subscriber.connect()]);
+    await cache.start();
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.GATEWAY_PORT, config.GATEWAY_HOST, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    cache.stop();
+    await closeClients();
+    await logs.close(0);
+    throw error;
+  }
+  accepting = true;
+  const port = (server.address() as AddressInfo).port;
+
+  let closing: Promise<void> | null = null;
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      accepting = false;
+      await new Promise<void>((resolve) => {
+        const force = setTimeout(() => server.closeAllConnections(), DRAIN_MS);
+        server.close(() => {
+          clearTimeout(force);
+          resolve();
+        });
+        server.closeIdleConnections();
+      });
+      cache.stop();
+      await logs.close();
+      await portsContext.close();
+      await closeClients();
+    })();
+    return closing;
+  };
+
+  return { server, url: `http://127.0.0.1:${port}`, port, metrics, logs, cache, close };
+}
+
+/** Unparseable requests get the usual error body (never Node's plain-text default), then the socket closes. */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  const inResponse = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent;
+  if (error.code === 'ECONNRESET' || !socket.writable || inResponse) {
+    socket.destroy();
+    return;
+  }
+  const [status, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request headers are too large']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'The request was not received in time']
+        : [400, 'Malformed HTTP request'];
+  const body = JSON.stringify({ success: false, code: 'invalid_request', message });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\n` +
+      `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
+}

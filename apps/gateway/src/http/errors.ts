@@ -1,0 +1,33 @@
+import { ERROR_STATUS, type ErrorCode } from '@flowgate/contracts';
+import type { Logger } from '@flowgate/platform';
+import type { OutgoingHttpHeaders } from 'node:http';
+import { sendJson, type GatewayResponse } from './gateway-response';
+
+/** Every gateway error has this body; the status comes from the shared code → status table. */
+export function sendError(res: GatewayResponse, code: ErrorCode, message: string, extra?: OutgoingHttpHeaders): void {
+  res.errorCode = code;
+  sendJson(res, ERROR_STATUS[code], JSON.stringify({ success: false, code, message }), extra);
+}
+
+/** Same, for a status/code pair decided elsewhere (a flow's `return_error`, a relayed answer). */
+export function sendErrorWithStatus(res: GatewayResponse, status: number, code: string, message: string): void {
+  res.errorCode = code;
+  sendJson(res, status, JSON.stringify({ success: false, code, message }));
+}
+
+/** A body refused before it is used; 413 also closes the connection (the rest is not read). */
+export function refuseBody(
+  res: GatewayResponse,
+  code: 'invalid_json' | 'payload_too_large' | 'unsupported_media_type' | 'invalid_request',
+  message: string,
+): void {
+  if (code === 'payload_too_large') res.shouldKeepAlive = false;
+  sendError(res, code, message);
+}
+
+/** A bug, not the caller's fault: logged with its stack, answered without one. */
+export function internalError(res: GatewayResponse, logger: Logger, error: unknown): void {
+  logger.error({ err: error, path: res.logPath }, 'request failed');
+  if (!res.headersSent) sendError(res, 'internal_error', 'Internal error');
+  else res.destroy();
+}

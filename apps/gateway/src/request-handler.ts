@@ -1,0 +1,210 @@
+import type { HttpMethod, RequestLogEvent } from '@flowgate/contracts';
+import { executeFlow, type FlowResult } from '@flowgate/flow-engine';
+import type { Logger } from '@flowgate/platform';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import type { AdminRoutes } from './admin/admin-routes';
+import type { RequestAuthenticator } from './auth/request-authenticator';
+import { normaliseRoutePath, type AuthLevel, type LoadedProject, type LoadedRoute, type RouteGroup } from './config-cache/loaded-project';
+import type { ProjectCache } from './config-cache/project-cache';
+import { internalError, refuseBody, sendError, sendErrorWithStatus } from './http/errors';
+import { sendJson, type GatewayResponse } from './http/gateway-response';
+import type { HostResolver } from './http/host-resolver';
+import type { InternalRoutes } from './http/internal-routes';
+import { parseBody, readRawBody } from './http/request-body';
+import type { GatewayMetrics } from './metrics';
+import type { RequestLogBuffer } from './request-log/request-log-buffer';
+
+export interface RequestHandlerDeps {
+  hosts: HostResolver;
+  cache: ProjectCache;
+  auth: RequestAuthenticator;
+  admin: AdminRoutes;
+  internal: InternalRoutes;
+  logs: RequestLogBuffer;
+  metrics: GatewayMetrics;
+  logger: Logger;
+  maxBodyBytes: number;
+  flowTimeoutMs: number;
+}
+
+const MAX_LOGGED_PATH = 2048;
+
+/** What the path and method matched; `group`/`route` undefined → 404/405 (after auth if the project requires it). */
+interface RouteMatch {
+  project: LoadedProject;
+  path: string;
+  group: RouteGroup | undefined;
+  route: LoadedRoute | undefined;
+  query: string;
+}
+
+/**
+ * The hot path: Host → project, route, method, key, body, flow, answer; one log event per
+ * request to a known project once its last byte is out. No per-request closures on the
+ * public path, no regular expressions, no framework.
+ */
+export class RequestHandler {
+  private readonly onClose: (this: GatewayResponse) => void;
+
+  constructor(private readonly deps: RequestHandlerDeps) {
+    const record = (res: GatewayResponse): void => this.record(res);
+    this.onClose = function onClose(this: GatewayResponse): void {
+      record(this);
+    };
+  }
+
+  readonly handle = (req: IncomingMessage, res: GatewayResponse): void => {
+    res.startedAt = performance.now();
+    res.arrivalMs = Date.now();
+    const url = req.url ?? '/';
+    if (url.charCodeAt(1) === 95 /* `/_` */ && this.deps.internal.handle(req, res, url)) return;
+    res.once('close', this.onClose);
+    const subdomain = this.deps.hosts.subdomainOf(req.headers.host);
+    if (subdomain === null) return projectNotFound(res);
+    const project = this.deps.cache.peek(subdomain);
+    if (project === null) return projectNotFound(res);
+    if (project !== undefined) return this.serve(req, res, project, url);
+    this.deps.cache.resolve(subdomain).then(
+      (resolved) => (resolved === null ? projectNotFound(res) : this.serve(req, res, resolved, url)),
+      (error: unknown) => {
+        this.deps.logger.warn({ err: error }, 'project lookup failed');
+        sendError(res, 'unavailable', 'The gateway cannot load this project right now; retry shortly', { 'retry-after': '1' });
+      },
+    );
+  };
+
+  private serve(req: IncomingMessage, res: GatewayResponse, project: LoadedProject, url: string): void {
+    res.projectId = project.id;
+    const queryStart = url.indexOf('?');
+    const path = queryStart === -1 ? url : url.slice(0, queryStart);
+    res.logPath = path.length > MAX_LOGGED_PATH ? path.slice(0, MAX_LOGGED_PATH) : path;
+    if (path.startsWith('/admin/')) return this.deps.admin.handle(req, res, project, path);
+    const routePath = routePathOf(path);
+    const group = routePath === null ? undefined : project.routes.get(routePath);
+    const route = group === undefined ? undefined : routeFor(group, req.method);
+    const match: RouteMatch = { project, path, group, route, query: queryStart === -1 ? '' : url.slice(queryStart + 1) };
+    const level = route === undefined ? project.baseLevel : route.authLevel;
+    if (level === 0) return this.dispatch(req, res, match);
+    this.authenticateThenDispatch(req, res, match, level).catch((error: unknown) => internalError(res, this.deps.logger, error));
+  }
+
+  private async authenticateThenDispatch(req: IncomingMessage, res: GatewayResponse, match: RouteMatch, level: AuthLevel): Promise<void> {
+    if (await this.deps.auth.authenticate(req, res, match.project.id, level)) this.dispatch(req, res, match);
+  }
+
+  private dispatch(req: IncomingMessage, res: GatewayResponse, match: RouteMatch): void {
+    const { group, route } = match;
+    if (group === undefined) return sendError(res, 'endpoint_not_found', `No endpoint at ${match.path}`);
+    if (route === undefined) {
+      return sendError(res, 'method_not_allowed', `${match.path} accepts ${group.allow}`, { allow: group.allow });
+    }
+    res.endpointId = route.endpointId;
+    if (route.prepared === null) return sendError(res, 'flow_error', 'This endpoint could not be loaded; deploy it again');
+    const method = req.method;
+    const running =
+      method === 'GET' || method === 'DELETE'
+        ? this.run(req, res, match.project, route, match.query, null)
+        : this.readBodyThenRun(req, res, match.project, route, match.query);
+    running.catch((error: unknown) => internalError(res, this.deps.logger, error));
+  }
+
+  private async readBodyThenRun(
+    req: IncomingMessage,
+    res: GatewayResponse,
+    project: LoadedProject,
+    route: LoadedRoute,
+    query: string,
+  ): Promise<void> {
+    const raw = await readRawBody(req, this.deps.maxBodyBytes);
+    if (!Buffer.isBuffer(raw)) return refuseBody(res, raw.code, raw.message);
+    const body = parseBody(raw, req.headers['content-type']);
+    if (!body.ok) return refuseBody(res, body.code, body.message);
+    await this.run(req, res, project, route, query, body.value);
+  }
+
+  private async run(
+    req: IncomingMessage,
+    res: GatewayResponse,
+    project: LoadedProject,
+    route: LoadedRoute,
+    query: string,
+    body: unknown,
+  ): Promise<void> {
+    const result: FlowResult = await executeFlow(
+      route.prepared!,
+      { method: req.method ?? 'GET', path: route.path, query: new URLSearchParams(query), body, headers: req.headers },
+      project.ports,
+      { deadlineMs: this.deps.flowTimeoutMs },
+    );
+    if (result.type === 'response') {
+      const json = result.body === undefined ? undefined : JSON.stringify(result.body);
+      sendJson(res, result.status, json === undefined ? '{}' : json);
+    } else {
+      sendErrorWithStatus(res, result.status, result.code, result.message);
+    }
+  }
+
+  /** Runs once per request (`close`): metrics, and the log event when the project is known. */
+  private record(res: GatewayResponse): void {
+    const durationMs = performance.now() - res.startedAt;
+    const finished = res.writableFinished;
+    const status = finished ? res.statusCode : 499;
+    this.deps.metrics.observeRequest(status, durationMs);
+    if (res.projectId === null) return;
+    const event: RequestLogEvent = {
+      v: 1,
+      id: randomUUID(),
+      project_id: res.projectId,
+      endpoint_id: res.endpointId,
+      path: res.logPath,
+      method: res.req.method ?? 'GET',
+      status,
+      code: finished ? res.errorCode : 'client_closed_request',
+      duration_ms: Math.round(durationMs * 1000) / 1000,
+      key_id: res.keyId,
+      time: new Date(res.arrivalMs).toISOString(),
+    };
+    this.deps.logs.push(event);
+  }
+}
+
+function projectNotFound(res: GatewayResponse): void {
+  sendError(res, 'project_not_found', 'No project at this address');
+}
+
+/**
+ * `/api/orders/` and `/orders` → `/orders`; percent-escapes decoded. null for a path no
+ * endpoint can have (undecodable escapes).
+ */
+function routePathOf(path: string): string | null {
+  let routePath = path;
+  if (routePath.startsWith('/api/')) routePath = routePath.slice(4);
+  else if (routePath === '/api') routePath = '/';
+  if (routePath.indexOf('%') !== -1) {
+    try {
+      routePath = decodeURIComponent(routePath);
+    } catch {
+      return null;
+    }
+  }
+  return normaliseRoutePath(routePath);
+}
+
+function routeFor(group: RouteGroup, method: string | undefined): LoadedRoute | undefined {
+  switch (method as HttpMethod) {
+    case 'GET':
+      return group.GET;
+    case 'POST':
+      return group.POST;
+    case 'PUT':
+      return group.PUT;
+    case 'PATCH':
+      return group.PATCH;
+    case 'DELETE':
+      return group.DELETE;
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,64 @@
+import type { Logger } from '@flowgate/platform';
+import { Kafka, logLevel, type Producer } from 'kafkajs';
+import type { LogBatchSender, LogMessage } from './log-batch-sender';
+
+export interface KafkaLogSenderOptions {
+  brokers: string[];
+  topic: string;
+  clientId: string;
+  logger: Logger;
+}
+
+/**
+ * kafkajs idempotent producer (acks = all). Retries inside kafkajs are kept short: the
+ * request-log buffer owns the retry loop (with backoff, bounded memory and warnings), so a
+ * batch that kafkajs gives up on is simply sent again. Duplicates that a retry can cause are
+ * harmless: log-ingest is idempotent on the event id.
+ */
+export class KafkaLogSender implements LogBatchSender {
+  private readonly producer: Producer;
+  private connected: Promise<void> | null = null;
+
+  constructor(private readonly options: KafkaLogSenderOptions) {
+    const kafkaLogger = options.logger.child({ component: 'kafkajs' });
+    const kafka = new Kafka({
+      clientId: options.clientId,
+      brokers: options.brokers,
+      connectionTimeout: 3000,
+      requestTimeout: 10_000,
+      retry: { initialRetryTime: 100, maxRetryTime: 2000, retries: 3 },
+      // The buffer reports outages once; kafkajs would repeat them on every retry.
+      logLevel: logLevel.WARN,
+      logCreator:
+        () =>
+        ({ level, log }) => {
+          const { message, ...extra } = log;
+          kafkaLogger[level === logLevel.ERROR || level === logLevel.WARN ? 'debug' : 'trace'](extra, message);
+        },
+    });
+    this.producer = kafka.producer({
+      idempotent: true,
+      maxInFlightRequests: 1,
+      allowAutoTopicCreation: true,
+      retry: { initialRetryTime: 100, maxRetryTime: 2000, retries: 3 },
+    });
+  }
+
+  async send(messages: LogMessage[]): Promise<void> {
+    try {
+      if (this.connected === null) this.connected = this.producer.connect();
+      await this.connected;
+      await this.producer.send({ topic: this.options.topic, acks: -1, messages });
+    } catch (error) {
+      // Start from a clean connection next time (a new producer id for the idempotent producer).
+      this.connected = null;
+      await this.producer.disconnect().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.connected = null;
+    await this.producer.disconnect();
+  }
+}

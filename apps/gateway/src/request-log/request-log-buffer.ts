@@ -1,0 +1,169 @@
+import type { RequestLogEvent } from '@flowgate/contracts';
+import type { Logger } from '@flowgate/platform';
+import type { LogBatchSender, LogMessage } from './log-batch-sender';
+
+export interface RequestLogBufferOptions {
+  sender: LogBatchSender;
+  logger: Logger;
+  /** Events held at most (queued + in flight); beyond it new events are dropped and counted. */
+  maxEvents: number;
+  /** Messages per Kafka request. */
+  batchSize?: number;
+  /** How long the first event of a batch may wait for others. */
+  lingerMs?: number;
+  /** Retry delay after a failed send doubles from `retryMinMs` up to `retryMaxMs`. */
+  retryMinMs?: number;
+  retryMaxMs?: number;
+}
+
+const WARN_EVERY_MS = 10_000;
+
+/**
+ * Request-log events on their way to Kafka, off the request path: `push` only appends. One
+ * batch is in flight at a time (order kept); a failed batch goes back to the head of the queue
+ * and is retried with backoff, so an outage only grows the queue — up to `maxEvents`
+ * (100,000 by default: 100 s at 1,000 req/s). Past the bound, new events are dropped, counted
+ * and warned about (at most every 10 s).
+ */
+export class RequestLogBuffer {
+  private queue: LogMessage[] = [];
+  private inFlight = 0;
+  private droppedTotal = 0;
+  private droppedSinceWarn = 0;
+  private lastDropWarn = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private sending: Promise<void> | null = null;
+  private failures = 0;
+  private failingSince = 0;
+  private lastFailureWarn = 0;
+  private closed = false;
+  private readonly batchSize: number;
+  private readonly lingerMs: number;
+  private readonly retryMinMs: number;
+  private readonly retryMaxMs: number;
+  private readonly sendNow = (): void => {
+    this.timer = null;
+    this.flush();
+  };
+
+  constructor(private readonly options: RequestLogBufferOptions) {
+    this.batchSize = options.batchSize ?? 1000;
+    this.lingerMs = options.lingerMs ?? 20;
+    this.retryMinMs = options.retryMinMs ?? 100;
+    this.retryMaxMs = options.retryMaxMs ?? 5000;
+  }
+
+  /** Events waiting (queued and in flight). */
+  get depth(): number {
+    return this.queue.length + this.inFlight;
+  }
+
+  get dropped(): number {
+    return this.droppedTotal;
+  }
+
+  push(event: RequestLogEvent): void {
+    if (this.queue.length + this.inFlight >= this.options.maxEvents) {
+      this.drop();
+      return;
+    }
+    this.queue.push({ key: event.project_id, value: JSON.stringify(event) });
+    if (this.sending === null && this.timer === null && !this.closed) {
+      this.timer = setTimeout(this.sendNow, this.queue.length >= this.batchSize ? 0 : this.lingerMs);
+    }
+  }
+
+  /**
+   * Sends everything still buffered (retrying while time is left), then closes the sender.
+   * Resolves with the number of events that could not be delivered.
+   */
+  async close(timeoutMs = 10_000): Promise<number> {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline && (this.sending !== null || this.queue.length > 0)) {
+      if (this.sending === null) this.flush();
+      const attempt = this.sending;
+      if (attempt === null) break;
+      await settledWithin(attempt, deadline - Date.now());
+      if (this.sending === null && this.failures > 0 && this.queue.length > 0) {
+        await sleep(Math.min(this.backoff(), Math.max(0, deadline - Date.now())));
+      }
+    }
+    const lost = this.depth;
+    if (lost > 0) this.options.logger.warn({ lost }, 'request-log events not delivered to Kafka at shutdown');
+    await this.options.sender.close().catch((error: unknown) => this.options.logger.debug({ err: error }, 'log sender close failed'));
+    return lost;
+  }
+
+  private flush(): void {
+    if (this.sending !== null || this.queue.length === 0) return;
+    const batch = this.queue.length <= this.batchSize ? this.queue : this.queue.slice(0, this.batchSize);
+    this.queue = batch === this.queue ? [] : this.queue.slice(this.batchSize);
+    this.inFlight = batch.length;
+    this.sending = this.options.sender.send(batch).then(
+      () => this.settle(batch, null),
+      (error: unknown) => this.settle(batch, error),
+    );
+  }
+
+  private settle(batch: LogMessage[], error: unknown): void {
+    this.inFlight = 0;
+    this.sending = null;
+    let delay = 0;
+    if (error === null) {
+      if (this.failures > 0) {
+        this.options.logger.info(
+          { outage_ms: Date.now() - this.failingSince, buffered: this.queue.length },
+          'Kafka reachable again; sending buffered request-log events',
+        );
+      }
+      this.failures = 0;
+    } else {
+      this.queue = batch.concat(this.queue);
+      if (this.failures === 0) this.failingSince = Date.now();
+      this.failures++;
+      const now = Date.now();
+      if (now - this.lastFailureWarn >= WARN_EVERY_MS) {
+        this.lastFailureWarn = now;
+        this.options.logger.warn(
+          { err: error, buffered: this.queue.length, max: this.options.maxEvents },
+          'Kafka unavailable; buffering request-log events',
+        );
+      }
+      delay = this.backoff();
+    }
+    if (this.closed) return; // close() drives the remaining sends
+    if (this.queue.length > 0) this.timer = setTimeout(this.sendNow, delay || (this.queue.length >= this.batchSize ? 0 : this.lingerMs));
+  }
+
+  private backoff(): number {
+    return Math.min(this.retryMaxMs, this.retryMinMs * 2 ** Math.min(this.failures - 1, 16));
+  }
+
+  private drop(): void {
+    this.droppedTotal++;
+    this.droppedSinceWarn++;
+    const now = Date.now();
+    if (now - this.lastDropWarn >= WARN_EVERY_MS) {
+      this.lastDropWarn = now;
+      this.options.logger.warn(
+        { dropped: this.droppedSinceWarn, dropped_total: this.droppedTotal, max: this.options.maxEvents },
+        'request-log buffer full; dropping events (raise GATEWAY_LOG_BUFFER_MAX or restore Kafka)',
+      );
+      this.droppedSinceWarn = 0;
+    }
+  }
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+
+/** Waits for `promise` (which never rejects) or `ms`, whichever comes first, leaving no timer behind. */
+function settledWithin(promise: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, Math.max(0, ms));
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
