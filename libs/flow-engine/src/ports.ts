@@ -63,8 +63,11 @@ export interface EmailMessage {
 export interface EmailPort {
   /** Domains the project's email integration has verified (From must use one). */
   readonly verifiedDomains: readonly string[];
-  /** Enqueues delivery; resolves once the job is stored, not when it is delivered. */
-  enqueue(message: EmailMessage): Promise<void>;
+  /**
+   * Enqueues delivery; resolves once the job is stored, not when it is delivered. The signal
+   * fires at the flow's deadline (implementations may ignore it).
+   */
+  enqueue(message: EmailMessage, signal?: AbortSignal): Promise<void>;
 }
 
 /** Thrown by an integration port when the provider refused the call; becomes a flow error. */

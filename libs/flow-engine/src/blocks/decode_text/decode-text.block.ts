@@ -1,0 +1,14 @@
+import { defineBlock } from '../block-definition';
+import { codecConfig, prepareCodec, type CodecConfig } from '../shared/codec-block';
+import { textOutput } from '../shared/fields';
+
+export const decodeTextBlock = defineBlock<CodecConfig>({
+  type: 'decode_text',
+  label: 'Decode Text',
+  category: 'text',
+  description: 'Converts Base64, Base64URL, Hex, UTF-8, ASCII or Binary back into readable text.',
+  config: codecConfig,
+  flow: 'next',
+  outputs: ({ ref }) => textOutput(ref),
+  prepare: prepareCodec('decode'),
+});

@@ -1,0 +1,133 @@
+import { z } from 'zod';
+import { EgressError, type OutboundRequest, type OutboundResponse } from '../../ports';
+import { RunInterrupted } from '../../runtime/block-failure';
+import type { FlowRun } from '../../runtime/flow-run';
+import { RESERVED_ROOTS, referenceNameSchema } from '../../schema/names';
+import type { Resolver } from '../../template/template-resolver';
+import { defineBlock, textSource, valueSource, type ConfigKit, type KitMode } from '../block-definition';
+
+export const OUTBOUND_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
+export const MAX_OUTBOUND_HEADERS = 10;
+const WITHOUT_BODY = new Set(['GET', 'HEAD']);
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+const config = <M extends KitMode>(kit: ConfigKit<M>) =>
+  z.object({
+    name: referenceNameSchema
+      .refine((name) => !RESERVED_ROOTS.has(name), { error: 'may not be a reference root (params, local, result, body, request, …)' })
+      .meta({ title: 'Block Name' }),
+    url: kit.template(textSource('Request URL')),
+    method: z.enum(OUTBOUND_METHODS).default('GET').meta({ title: 'Method' }),
+    headers: z
+      .array(
+        z.object({
+          key: z.string().regex(HEADER_NAME, { error: 'must be a valid header name' }).meta({ title: 'Name' }),
+          value: kit.template(textSource('Value')),
+        }),
+      )
+      .max(MAX_OUTBOUND_HEADERS)
+      .default([])
+      .refine((headers) => new Set(headers.map((header) => header.key.toLowerCase())).size === headers.length, {
+        error: 'must not name the same header twice',
+        params: { code: 'duplicate_header' },
+      })
+      .meta({ title: 'HTTP Headers' }),
+    body: kit.template(valueSource('Request Body')).optional(),
+  });
+type HttpRequestConfig = z.output<ReturnType<typeof config<'compiled'>>>;
+
+/** What `{NAME…}` reads. `status` is null and `error` names the reason when no response came back. */
+export interface HttpRequestResult {
+  status: number | null;
+  headers: Record<string, string>;
+  body: unknown;
+  error: string | null;
+}
+
+const failed = (error: string): HttpRequestResult => ({ status: null, headers: {}, body: null, error });
+
+const JSON_CONTENT_TYPE = /^application\/(?:[\w.+-]+\+)?json\b/i;
+
+function readBody(response: OutboundResponse): unknown {
+  if (!JSON_CONTENT_TYPE.test(response.headers['content-type'] ?? '')) return response.body;
+  try {
+    return JSON.parse(response.body) as unknown;
+  } catch {
+    return response.body;
+  }
+}
+
+/**
+ * An object or list body is sent as JSON; a text body is sent as JSON when it parses as JSON
+ * after its references are filled in, else as plain text. A Content-Type set in the headers wins.
+ */
+function serialiseBody(value: unknown): { text: string; contentType: string } {
+  if (value !== null && typeof value === 'object') return { text: JSON.stringify(value), contentType: 'application/json' };
+  const text = value === null || value === undefined ? '' : String(value);
+  try {
+    JSON.parse(text);
+    return { text, contentType: 'application/json' };
+  } catch {
+    return { text, contentType: 'text/plain; charset=utf-8' };
+  }
+}
+
+const isHttpUrl = (url: string): boolean => {
+  try {
+    const protocol = new URL(url).protocol;
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
+};
+
+export const httpRequestBlock = defineBlock<HttpRequestConfig>({
+  type: 'http_request',
+  label: 'Send External Request',
+  category: 'integrations',
+  description: 'Calls an external HTTP API; read the answer as {NAME.status}, {NAME.body}, {NAME.body.KEY}, {NAME.error}.',
+  config,
+  flow: 'next',
+  async: true,
+  outputs: ({ name }) => [{ name, fields: ['status', 'headers', 'body', 'error'], readableByName: true }],
+  check: ({ url, method, body }, diagnostics) => {
+    if (url.kind === 'literal' && !isHttpUrl(String(url.value))) diagnostics.error('invalid_url', 'url', 'Request URL must be an absolute http:// or https:// URL.');
+    if (body !== undefined && WITHOUT_BODY.has(method)) diagnostics.warning('body_ignored', 'body', `a ${method} request has no body; the Request Body is not sent.`);
+  },
+  prepare: (config, context) => {
+    const slot = context.variable(config.name);
+    const url = context.text(config.url);
+    const headers = config.headers.map(({ key, value }) => [key, context.text(value)] as const);
+    const hasContentType = config.headers.some(({ key }) => key.toLowerCase() === 'content-type');
+    const body: Resolver | null = config.body === undefined || WITHOUT_BODY.has(config.method) ? null : context.value(config.body);
+    const buildRequest = (run: FlowRun): OutboundRequest | null => {
+      const target = url(run);
+      if (!isHttpUrl(target)) return null;
+      const request: OutboundRequest = { method: config.method, url: target, headers: {} };
+      for (const [key, value] of headers) request.headers[key] = value(run);
+      if (body !== null) {
+        const { text, contentType } = serialiseBody(body(run));
+        request.body = text;
+        if (!hasContentType) request.headers['content-type'] = contentType;
+      }
+      return request;
+    };
+    return async (run) => {
+      run.vars[slot] = await send(run, buildRequest(run));
+    };
+  },
+});
+
+async function send(run: FlowRun, request: OutboundRequest | null): Promise<HttpRequestResult> {
+  if (request === null) return failed('invalid_url');
+  const http = run.ports.http;
+  if (!http) return failed('egress_blocked');
+  try {
+    const response = await http.request(request, run.signal);
+    return { status: response.status, headers: response.headers, body: readBody(response), error: null };
+  } catch (error) {
+    // At the deadline the whole flow stops; the executor reports it.
+    if (run.signal.aborted) throw run.signal.reason as RunInterrupted;
+    return failed(error instanceof EgressError ? error.code : 'connection_failed');
+  }
+}

@@ -1,0 +1,83 @@
+import { RE2JS } from 're2js';
+import { setOwn } from '../../json';
+
+/**
+ * User patterns run on RE2JS, a linear-time engine (no backtracking), so a pattern like
+ * `(a+)+$` cannot stall the gateway. JavaScript-style `(?<name>…)` groups are accepted as they
+ * are; backreferences and lookaround are refused with the engine's reason.
+ */
+export const REGEX_FLAGS_PATTERN = /^(?:([imsgu])(?!.*\1))*$/;
+
+/** Fields of a Match Regex result; a named group may not take one of these names. */
+export const MATCH_RESULT_FIELDS = ['matches', 'captures', 'isMatch'] as const;
+
+export type CompiledPattern = { ok: true; pattern: LinearPattern } | { ok: false; reason: string };
+
+/** `i` ignore case, `m` ^ and $ at line breaks, `s` dot matches newlines; `g` and `u` are accepted and change nothing (every match is collected, matching is always Unicode). */
+function flagBits(flags: string): number {
+  let bits = 0;
+  if (flags.includes('i')) bits |= RE2JS.CASE_INSENSITIVE;
+  if (flags.includes('m')) bits |= RE2JS.MULTILINE;
+  if (flags.includes('s')) bits |= RE2JS.DOTALL;
+  return bits;
+}
+
+export function compilePattern(pattern: string, flags: string): CompiledPattern {
+  try {
+    return { ok: true, pattern: new LinearPattern(RE2JS.compile(pattern, flagBits(flags))) };
+  } catch (error) {
+    return { ok: false, reason: explain(pattern, error) };
+  }
+}
+
+function explain(pattern: string, error: unknown): string {
+  const reason = (error instanceof Error ? error.message : String(error)).replace(/^error parsing regexp: /, '');
+  if (/\(\?<?[=!]/.test(pattern)) return `${reason} (lookahead and lookbehind are not supported)`;
+  if (/\\(?:[1-9]|k<)/.test(pattern)) return `${reason} (backreferences are not supported)`;
+  return reason;
+}
+
+export interface MatchResult {
+  matches: string[];
+  captures: Array<string | null>;
+  isMatch: boolean;
+  [group: string]: unknown;
+}
+
+/** A compiled pattern with what each match needs worked out once. */
+export class LinearPattern {
+  readonly groupNames: readonly string[];
+  private readonly groupCount: number;
+  private readonly named: ReadonlyArray<readonly [string, number]>;
+
+  constructor(private readonly regex: RE2JS) {
+    this.groupCount = regex.groupCount();
+    this.named = Object.entries(regex.namedGroups());
+    this.groupNames = this.named.map(([name]) => name);
+  }
+
+  /**
+   * `matches`: every full match; `captures`: every group's value of every match, in order, as
+   * one flat list (null for a group that took no part); each named group: its value in the
+   * first match (null without a match).
+   */
+  matchAll(input: string): MatchResult {
+    const matches: string[] = [];
+    const captures: Array<string | null> = [];
+    const result: Record<string, unknown> = {};
+    for (const [name] of this.named) setOwn(result, name, null);
+    // The DFA answers "no match" far faster than the capturing matcher.
+    if (this.regex.test(input)) {
+      const matcher = this.regex.matcher(input);
+      while (matcher.find()) {
+        if (matches.length === 0) for (const [name, index] of this.named) setOwn(result, name, matcher.group(index));
+        matches.push(matcher.group() as string);
+        for (let group = 1; group <= this.groupCount; group++) captures.push(matcher.group(group));
+      }
+    }
+    result.matches = matches;
+    result.captures = captures;
+    result.isMatch = matches.length > 0;
+    return result as MatchResult;
+  }
+}

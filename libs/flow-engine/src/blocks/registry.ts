@@ -1,0 +1,57 @@
+import type { z } from 'zod';
+import { compileKit, compiledKit, sourceKit, type BlockDefinition } from './block-definition';
+import { conditionBlock } from './condition/condition.block';
+import { decodeTextBlock } from './decode_text/decode-text.block';
+import { encodeTextBlock } from './encode_text/encode-text.block';
+import { generateTextBlock } from './generate_text/generate-text.block';
+import { httpRequestBlock } from './http_request/http-request.block';
+import { manipulateImageBlock } from './manipulate_image/manipulate-image.block';
+import { manipulateTextBlock } from './manipulate_text/manipulate-text.block';
+import { matchRegexBlock } from './match_regex/match-regex.block';
+import { respondBlock } from './respond/respond.block';
+import { returnErrorBlock } from './return_error/return-error.block';
+import { sendEmailBlock } from './send_email/send-email.block';
+import { setVariableBlock } from './set_variable/set-variable.block';
+import { startBlock } from './start/start.block';
+
+/** A block definition with its three config schemas built once. */
+export interface RegisteredBlock {
+  definition: BlockDefinition<unknown>;
+  /** What the editor stores (the catalogue's schema). */
+  sourceSchema: z.ZodObject;
+  /** Parses templates into ASTs. */
+  compileSchema: z.ZodType;
+  /** Validates a stored compiled config. */
+  compiledSchema: z.ZodType;
+}
+
+/** Order = the action pool's order. Adding a block: a folder under blocks/ and one line here. */
+const DEFINITIONS: ReadonlyArray<BlockDefinition<never>> = [
+  startBlock,
+  setVariableBlock,
+  encodeTextBlock,
+  decodeTextBlock,
+  manipulateTextBlock,
+  matchRegexBlock,
+  conditionBlock,
+  httpRequestBlock,
+  manipulateImageBlock,
+  generateTextBlock,
+  sendEmailBlock,
+  respondBlock,
+  returnErrorBlock,
+];
+
+export const blockRegistry: ReadonlyMap<string, RegisteredBlock> = new Map(
+  DEFINITIONS.map((definition) => [
+    definition.type,
+    {
+      definition: definition as BlockDefinition<unknown>,
+      sourceSchema: definition.config(sourceKit),
+      compileSchema: definition.config(compileKit),
+      compiledSchema: definition.config(compiledKit),
+    },
+  ]),
+);
+
+export const BLOCK_TYPES: readonly string[] = DEFINITIONS.map((definition) => definition.type);

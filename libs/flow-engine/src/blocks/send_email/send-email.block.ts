@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { BlockFailure } from '../../runtime/block-failure';
+import { defineBlock, textSource, type ConfigKit, type KitMode } from '../block-definition';
+import { portFailure } from '../shared/port-failure';
+import { parseMailbox, senderProblem } from './addresses';
+
+const config = <M extends KitMode>(kit: ConfigKit<M>) =>
+  z.object({
+    to: kit.template(textSource('To')),
+    from: kit.template(textSource('From')),
+    subject: kit.template(textSource('Subject')),
+    body: kit.template(textSource('Body')),
+  });
+type SendEmailConfig = z.output<ReturnType<typeof config<'compiled'>>>;
+
+const literalText = (ast: SendEmailConfig['from']): string | null => (ast.kind === 'literal' ? String(ast.value) : null);
+
+export const sendEmailBlock = defineBlock<SendEmailConfig>({
+  type: 'send_email',
+  label: 'Send Email',
+  category: 'integrations',
+  description: "Queues an email through the project's email integration; skipped when none is configured.",
+  config,
+  flow: 'next',
+  async: true,
+  check: ({ to, from }, diagnostics, { context }) => {
+    const sender = literalText(from);
+    if (sender !== null) {
+      if (parseMailbox(sender)?.name) {
+        const verified = context.email_verified_domains;
+        const problem = verified === undefined ? null : senderProblem(sender, verified);
+        if (problem !== null) diagnostics.error('unverified_sender_domain', 'from', `${problem}.`);
+      } else {
+        diagnostics.error('invalid_sender', 'from', `From must look like "Display Name <name@your-domain.com>".`);
+      }
+    }
+    const recipient = literalText(to);
+    if (recipient !== null && parseMailbox(recipient) === null) diagnostics.error('invalid_recipient', 'to', `To must be an email address, got "${recipient}".`);
+  },
+  prepare: (config, context) => {
+    const to = context.text(config.to);
+    const from = context.text(config.from);
+    const subject = context.text(config.subject);
+    const body = context.text(config.body);
+    return async (run) => {
+      const email = run.ports.email;
+      if (!email) return;
+      const message = { to: to(run).trim(), from: from(run).trim(), subject: subject(run), body: body(run) };
+      if (parseMailbox(message.to) === null) throw new BlockFailure(`To must be an email address, got "${message.to}"`);
+      const problem = senderProblem(message.from, email.verifiedDomains);
+      if (problem !== null) throw new BlockFailure(problem);
+      try {
+        await email.enqueue(message, run.signal);
+      } catch (error) {
+        throw portFailure(run, error, 'queueing the email');
+      }
+    };
+  },
+});

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { referenceNameSchema } from '../../schema/names';
+import { defineBlock, valueSource, type ConfigKit, type KitMode } from '../block-definition';
+
+const config = <M extends KitMode>(kit: ConfigKit<M>) =>
+  z.object({
+    name: referenceNameSchema.meta({ title: 'Name' }),
+    value: kit.template(valueSource('Value')),
+  });
+type SetVariableConfig = z.output<ReturnType<typeof config<'compiled'>>>;
+
+export const setVariableBlock = defineBlock<SetVariableConfig>({
+  type: 'set_variable',
+  label: 'Set Variable',
+  category: 'data',
+  description: 'Stores a value (text, number, boolean, JSON or a reference) as {local.NAME}.',
+  config,
+  flow: 'next',
+  outputs: ({ name, value }) => [
+    // Text and scalars have nothing below them; anything else (a reference, an object) may.
+    { name, fields: value.kind === 'text' || (value.kind === 'literal' && (value.value === null || typeof value.value !== 'object')) ? [] : null, readableByName: false },
+  ],
+  prepare: ({ name, value }, context) => {
+    const slot = context.variable(name);
+    const resolve = context.value(value);
+    return (run) => {
+      run.vars[slot] = resolve(run);
+    };
+  },
+});

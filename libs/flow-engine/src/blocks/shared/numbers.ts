@@ -1,0 +1,12 @@
+/** Decimal numbers as people type them into query strings: "42", "-3.5", " 1e3 ". */
+const NUMERIC_TEXT = /^\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*$/;
+
+/** The value as a finite number when it is a number or numeric text; otherwise null. */
+export function asNumber(value: unknown): number | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  if (typeof value === 'string' && NUMERIC_TEXT.test(value)) {
+    const number = Number(value);
+    return Number.isFinite(number) ? number : null;
+  }
+  return null;
+}

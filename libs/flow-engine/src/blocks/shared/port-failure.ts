@@ -1,0 +1,14 @@
+import { EgressError, IntegrationError } from '../../ports';
+import { BlockFailure, RunInterrupted } from '../../runtime/block-failure';
+import type { FlowRun } from '../../runtime/flow-run';
+
+/**
+ * Turns what a port threw into the block's flow error. At the deadline the run's own
+ * interruption wins, so the executor reports `flow_timeout` rather than a provider error.
+ */
+export function portFailure(run: FlowRun, error: unknown, action: string): Error {
+  if (run.signal.aborted) return run.signal.reason as RunInterrupted;
+  if (error instanceof IntegrationError) return new BlockFailure(`${error.provider}: ${error.message}`);
+  if (error instanceof EgressError) return new BlockFailure(`${action} failed (${error.code}): ${error.message}`);
+  return new BlockFailure(`${action} failed: ${error instanceof Error ? error.message : String(error)}`);
+}

@@ -1,0 +1,105 @@
+import type { BlockOutput } from '../blocks/block-definition';
+import type { BlockDiagnostics } from '../diagnostics/diagnostic';
+import { FORBIDDEN_SEGMENTS } from '../template/path-lookup';
+import type { Reference } from '../template/template-ast';
+
+/** A name written by a block, as the reference check sees it. */
+export interface WrittenName extends BlockOutput {
+  nodeId: string;
+}
+
+export interface ReferenceScope {
+  paramKeys: ReadonlySet<string>;
+  /** GET and DELETE requests carry no body. */
+  hasBody: boolean;
+  /** Every name written anywhere in the flow. */
+  allWritten: readonly WrittenName[];
+  /** Names written by blocks that run before the one being checked. */
+  writtenBefore: readonly WrittenName[];
+}
+
+const SCALAR_NAMES = {
+  header: 'a header',
+  method: 'request.method',
+  path: 'request.path',
+  current_time: 'current_time',
+  current_date: 'current_date',
+  uuid: 'uuid',
+} as const;
+
+const ROOTS_HINT = 'references start with params., local., result., body., request., a Send External Request block name, current_time, current_date or uuid';
+
+/** Reports references that can never hold a value where they are used. */
+export function checkReference(ref: Reference, field: string, scope: ReferenceScope, diagnostics: BlockDiagnostics): void {
+  const written = `{${ref.text}}`;
+  const forbidden = ref.path.find((segment) => FORBIDDEN_SEGMENTS.has(segment)) ?? (ref.name !== undefined && FORBIDDEN_SEGMENTS.has(ref.name) ? ref.name : undefined);
+  if (forbidden !== undefined) {
+    diagnostics.error('forbidden_path_segment', field, `${written} uses "${forbidden}", which references may not contain.`);
+    return;
+  }
+  const scalar = (what: string): void => {
+    if (ref.path.length > 0) diagnostics.error('unresolvable_path', field, `${written} can never have a value: ${what} is text, with nothing below it.`);
+  };
+  switch (ref.source) {
+    case 'invalid':
+      diagnostics.error('unknown_reference', field, `${written} is not a known reference; ${ROOTS_HINT}.`);
+      return;
+    case 'param':
+      if (!scope.paramKeys.has(ref.name ?? '')) {
+        diagnostics.error('unknown_param', field, `${written} refers to the query parameter "${ref.name}", which the endpoint does not configure; add it to the endpoint's query parameters.`);
+      } else scalar('a query parameter');
+      return;
+    case 'body':
+      if (!scope.hasBody) diagnostics.warning('body_unavailable', field, `${written} is always null: GET and DELETE requests have no body.`);
+      return;
+    case 'headers':
+      return;
+    case 'header':
+    case 'method':
+    case 'path':
+    case 'current_time':
+    case 'current_date':
+    case 'uuid':
+      scalar(SCALAR_NAMES[ref.source]);
+      return;
+    case 'var':
+      checkVariable(ref, field, scope, diagnostics);
+  }
+}
+
+function checkVariable(ref: Reference, field: string, scope: ReferenceScope, diagnostics: BlockDiagnostics): void {
+  const name = ref.name ?? '';
+  const written = `{${ref.text}}`;
+  const byName = ref.via === 'block';
+  const matching = (names: readonly WrittenName[]) => names.filter((output) => output.name === name && (!byName || output.readableByName));
+  const before = matching(scope.writtenBefore);
+  if (before.length === 0) {
+    const anywhere = matching(scope.allWritten);
+    if (anywhere.length > 0) {
+      const where = [...new Set(anywhere.map((output) => output.nodeId))].join(', ');
+      diagnostics.error('unresolved_reference', field, `${written} is written only by blocks that do not run before this one (${where}).`);
+    } else if (byName) {
+      const result = scope.allWritten.some((output) => output.name === name);
+      diagnostics.error(
+        'unknown_reference',
+        field,
+        result
+          ? `${written}: "${name}" is a block result, read it as {result.${[name, ...ref.path].join('.')}}.`
+          : `${written} is not a known reference: no Send External Request block is named "${name}"; ${ROOTS_HINT}.`,
+      );
+    } else {
+      diagnostics.error('unresolved_reference', field, `${written}: no block before this one sets "${name}".`);
+    }
+    return;
+  }
+  const [first] = ref.path;
+  if (first === undefined || before.some((output) => output.fields === null || output.fields.includes(first))) return;
+  const offered = [...new Set(before.flatMap((output) => output.fields ?? []))];
+  diagnostics.error(
+    'unresolvable_path',
+    field,
+    offered.length === 0
+      ? `${written} can never have a value: "${name}" is text, with nothing below it.`
+      : `${written} can never have a value: "${name}" has ${offered.map((key) => `.${key}`).join(', ')}.`,
+  );
+}

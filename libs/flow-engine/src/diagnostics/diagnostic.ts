@@ -1,0 +1,55 @@
+/** One finding of validation. Errors block Deploy; warnings are shown and Deploy proceeds. */
+export interface Diagnostic {
+  severity: 'error' | 'warning';
+  /** Stable snake_case code; the list is in docs/flow-engine.md. */
+  code: string;
+  /** The block concerned, or null for the flow or the endpoint settings. */
+  node_id: string | null;
+  /** Config field (dotted path, e.g. `headers.3.value`) or settings field, or null. */
+  field: string | null;
+  /** A sentence a person understands, naming the block ("Match Regex (n4): …"). */
+  message: string;
+}
+
+/** Facts about the project that validation can use when the caller knows them. */
+export interface CompileContext {
+  /** Domains verified with the project's email integration; enables the From check at Deploy. */
+  email_verified_domains?: string[];
+}
+
+/** Collects diagnostics for one block, prefixing messages with the block's label and id. */
+export class DiagnosticSink {
+  readonly items: Diagnostic[] = [];
+
+  error(code: string, nodeId: string | null, field: string | null, message: string): void {
+    this.items.push({ severity: 'error', code, node_id: nodeId, field, message });
+  }
+
+  warning(code: string, nodeId: string | null, field: string | null, message: string): void {
+    this.items.push({ severity: 'warning', code, node_id: nodeId, field, message });
+  }
+
+  hasErrors(): boolean {
+    return this.items.some((item) => item.severity === 'error');
+  }
+
+  forBlock(nodeId: string, label: string): BlockDiagnostics {
+    return new BlockDiagnostics(this, nodeId, label);
+  }
+}
+
+export class BlockDiagnostics {
+  constructor(
+    private readonly sink: DiagnosticSink,
+    readonly nodeId: string,
+    readonly label: string,
+  ) {}
+
+  error(code: string, field: string | null, message: string): void {
+    this.sink.error(code, this.nodeId, field, `${this.label} (${this.nodeId}): ${message}`);
+  }
+
+  warning(code: string, field: string | null, message: string): void {
+    this.sink.warning(code, this.nodeId, field, `${this.label} (${this.nodeId}): ${message}`);
+  }
+}

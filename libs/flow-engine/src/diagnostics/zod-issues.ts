@@ -1,0 +1,73 @@
+import { z } from 'zod';
+
+type Issue = z.core.$ZodIssue;
+type RawIssue = z.core.$ZodRawIssue;
+
+/**
+ * Per-parse error map: phrases that read after a field title ("Input Text is required").
+ * Custom refinements supply their own message in the same style.
+ */
+export function describeIssue(issue: RawIssue): string | undefined {
+  switch (issue.code) {
+    case 'invalid_type':
+      return issue.input === undefined ? 'is required' : `must be ${article(issue.expected)}`;
+    case 'too_big':
+      return issue.origin === 'array'
+        ? `can have at most ${String(issue.maximum)} items`
+        : issue.origin === 'string'
+          ? `must be at most ${String(issue.maximum)} characters long`
+          : `must be at most ${String(issue.maximum)}`;
+    case 'too_small':
+      if (issue.origin === 'string' && issue.minimum === 1) return 'must not be empty';
+      return issue.origin === 'array'
+        ? `needs at least ${String(issue.minimum)} items`
+        : issue.origin === 'string'
+          ? `must be at least ${String(issue.minimum)} characters long`
+          : `must be at least ${String(issue.minimum)}`;
+    case 'invalid_value':
+      return `must be one of: ${issue.values.map((value) => JSON.stringify(value)).join(', ')}`;
+    case 'invalid_format':
+      return 'has an invalid format';
+    case 'not_multiple_of':
+      return `must be a multiple of ${String(issue.divisor)}`;
+    default:
+      return undefined;
+  }
+}
+
+function article(expected: string): string {
+  if (expected === 'int') return 'a whole number';
+  return /^[aeiou]/.test(expected) ? `an ${expected}` : `a ${expected}`;
+}
+
+/** `headers.3.key` */
+export const issueField = (issue: Issue): string | null => (issue.path.length === 0 ? null : issue.path.map(String).join('.'));
+
+/** Stable code of a schema finding: `required_field`, `too_many_<field>` or `invalid_field`. */
+export function issueCode(issue: Issue): string {
+  if (issue.code === 'custom' && typeof issue.params?.code === 'string') return issue.params.code;
+  if (issue.code === 'invalid_type' && issue.input === undefined) return 'required_field';
+  if (issue.code === 'too_big' && issue.origin === 'array' && issue.path.length > 0) return `too_many_${String(issue.path[issue.path.length - 1])}`;
+  return 'invalid_field';
+}
+
+/**
+ * "Input Text is required", "HTTP Headers (3.key) is required": the top-level field's title
+ * (from `.meta({ title })`) followed by the issue's phrase.
+ */
+export function issueMessage(issue: Issue, shape: Record<string, z.ZodType> | undefined): string {
+  if (issue.path.length === 0) return capitalise(issue.message);
+  const [top, ...rest] = issue.path.map(String);
+  const schema = shape?.[top];
+  const title = (schema && fieldTitle(schema)) ?? top;
+  return rest.length === 0 ? `${title} ${issue.message}` : `${title} (${rest.join('.')}) ${issue.message}`;
+}
+
+export function fieldTitle(schema: z.ZodType): string | undefined {
+  const title = z.globalRegistry.get(schema)?.title;
+  if (title !== undefined) return title;
+  const inner = (schema as { unwrap?: () => z.ZodType }).unwrap;
+  return typeof inner === 'function' ? fieldTitle(inner.call(schema)) : undefined;
+}
+
+const capitalise = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);

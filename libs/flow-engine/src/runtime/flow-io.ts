@@ -1,0 +1,26 @@
+/** What the gateway hands the engine for one request. */
+export interface FlowRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  /** Parsed JSON (or form fields); undefined/null when the request has no body. */
+  body: unknown;
+  /** Lowercased names, as node:http gives them. */
+  headers: Record<string, string | string[] | undefined>;
+}
+
+export type FlowResult =
+  /** A Respond block answered; a flow that ends without one answers `{ status: 200, body: {} }`. */
+  | { type: 'response'; status: number; body: unknown }
+  /** Return Error (its own status and code), a failing block (`flow_error`, 500), the deadline (`flow_timeout`, 504). */
+  | { type: 'error'; status: number; code: string; message: string; node_id: string | null };
+
+export interface ExecuteOptions {
+  /**
+   * Time budget in milliseconds from the call. A value above 10^12 is read as an absolute
+   * `Date.now()` timestamp instead, so both conventions work.
+   */
+  deadlineMs?: number;
+  /** Cancels the run (e.g. the client went away); the result is then `unavailable`, 503. */
+  signal?: AbortSignal;
+}

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { PARAM_KEY_PATTERN } from './names';
+
+export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export const MAX_QUERY_PARAMS = 10;
+
+/** First path segments the gateway keeps for itself (`/api/x` aliases `/x`; `/admin/…`; `/_healthz`). */
+const RESERVED_FIRST_SEGMENT = /^\/(?:api|admin|_[^/]*)(?:\/|$)/i;
+const PATH_PATTERN = /^\/(?:[A-Za-z0-9._~-]+(?:\/[A-Za-z0-9._~-]+)*)?$/;
+
+export const queryParamSchema = z.object({
+  key: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(PARAM_KEY_PATTERN, { error: 'may contain only letters, digits, _ and -' })
+    .meta({ title: 'Key' }),
+  default: z.string().max(2000).nullable().default(null).meta({ title: 'Default value' }),
+});
+
+/** The Workshop's base settings block: what the gateway routes and authenticates on. */
+export const endpointSettingsSchema = z.object({
+  name: z.string().trim().min(1).max(100).meta({ title: 'Name' }),
+  method: z.enum(HTTP_METHODS).default('GET').meta({ title: 'Method' }),
+  path: z
+    .string()
+    .trim()
+    .max(200)
+    // "/orders/" and "/orders" are one endpoint.
+    .transform((path) => (path.length > 1 ? path.replace(/\/+$/, '') : path))
+    .pipe(
+      z
+        .string()
+        .regex(PATH_PATTERN, { error: 'must start with / and contain only letters, digits and . _ ~ - between slashes' })
+        .refine((path) => !RESERVED_FIRST_SEGMENT.test(path), {
+          error: 'may not begin with the reserved segments api, admin or _',
+        }),
+    )
+    .meta({ title: 'Path' }),
+  auth: z.enum(['none', 'user', 'admin']).default('none').meta({ title: 'Authentication' }),
+  query_params: z
+    .array(queryParamSchema)
+    .max(MAX_QUERY_PARAMS)
+    .default([])
+    .refine((params) => new Set(params.map((param) => param.key)).size === params.length, {
+      error: 'must not contain the same key twice',
+      params: { code: 'duplicate_query_param' },
+    })
+    .meta({ title: 'Query parameters' }),
+});
+
+export type EndpointSettings = z.infer<typeof endpointSettingsSchema>;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
