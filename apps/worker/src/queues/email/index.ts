@@ -1,0 +1,52 @@
+import {
+  DEFAULT_EMAIL_ATTEMPTS,
+  EMAIL_BACKOFF_MS,
+  EMAIL_QUEUE_NAME,
+  loadIntegrationsConfig,
+  type EmailJobData,
+  type EmailJobResult,
+} from '@flowgate/integrations';
+import { env, loadConfig, SecretBox } from '@flowgate/platform';
+import { Redis } from 'ioredis';
+import { z } from 'zod';
+import type { QueueDefinition } from '../../queue-definition';
+import { createEmailDeliveryProcessor } from './email-delivery.processor';
+
+const emailQueueEnv = z.object({
+  REDIS_URL: env.redisUrl,
+  FLOWGATE_ENCRYPTION_KEY: z
+    .string({ error: 'is required: the key that decrypts integration secrets (64 hex characters)' })
+    .min(16, 'must be at least 16 characters (64 hex characters recommended)'),
+});
+
+/** Read before `setup` (the runtime needs the policy first); `setup` validates it properly. */
+function attemptsFromEnv(): number {
+  const value = Number(process.env.EMAIL_QUEUE_ATTEMPTS);
+  return Number.isInteger(value) && value > 0 ? value : DEFAULT_EMAIL_ATTEMPTS;
+}
+
+/** `send_email` delivery through SendGrid: retries 429/5xx with exponential backoff (1 s, 2 s, 4 s, …), at most once per job. */
+export const queue: QueueDefinition<EmailJobData, EmailJobResult> = {
+  name: EMAIL_QUEUE_NAME,
+  attempts: attemptsFromEnv(),
+  backoffMs: EMAIL_BACKOFF_MS,
+  concurrency: 4,
+  setup(context) {
+    const integrations = loadIntegrationsConfig(context.env);
+    const { REDIS_URL, FLOWGATE_ENCRYPTION_KEY } = loadConfig(emailQueueEnv, context.env);
+    const redis = new Redis(REDIS_URL, { connectionName: 'flowgate-worker-email', maxRetriesPerRequest: 3 });
+    redis.on('error', (error) => context.logger.debug({ err: error }, 'email queue redis connection error'));
+    const deliver = createEmailDeliveryProcessor({
+      redis,
+      secrets: new SecretBox(FLOWGATE_ENCRYPTION_KEY),
+      sendgridBaseUrl: integrations.sendgridBaseUrl,
+      logger: context.logger,
+    });
+    return {
+      process: deliver,
+      close: async () => {
+        await redis.quit();
+      },
+    };
+  },
+};
