@@ -1,0 +1,26 @@
+import { env, loadConfig } from '@flowgate/platform';
+import { z } from 'zod';
+
+const schema = z
+  .object({
+    DATABASE_URL: env.databaseUrl,
+    REDIS_URL: env.redisUrl,
+    WORKER_PORT: env.port(3002),
+    // BullMQ's own default, so producers that set no prefix meet the worker.
+    BULLMQ_PREFIX: z.string().regex(/^[a-zA-Z0-9_.-]{1,64}$/, 'must be letters, digits, "_", "." or "-"').default('bull'),
+    LOG_LEVEL: env.logLevel,
+  })
+  .transform((vars) => ({
+    databaseUrl: vars.DATABASE_URL,
+    redisUrl: vars.REDIS_URL,
+    port: vars.WORKER_PORT,
+    prefix: vars.BULLMQ_PREFIX,
+    logLevel: vars.LOG_LEVEL,
+  }));
+
+export type WorkerConfig = z.output<typeof schema>;
+
+/** The worker configuration from the environment (and `.env`); throws a one-line ConfigError. */
+export function loadWorkerConfig(source: NodeJS.ProcessEnv = process.env): WorkerConfig {
+  return loadConfig(schema, source);
+}
