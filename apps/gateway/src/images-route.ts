@@ -1,14 +1,11 @@
 /**
- * `GET /_images/<id>.png`: results of manipulate_image blocks.
- *
- * Owned by the integrations work, which replaces this placeholder; the gateway only
- * dispatches `/_images/*` here (on any Host, before project resolution).
+ * `GET /_images/<id>.png`: results of manipulate_image blocks, served from Redis on every
+ * gateway (any Host, before project resolution). Owned by the integrations work.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { RedisImageStore, serveStoredImage } from '@flowgate/integrations';
 import type { Redis } from 'ioredis';
 
-export async function handleImageRequest(_req: IncomingMessage, res: ServerResponse, _redis: Redis): Promise<void> {
-  const body = JSON.stringify({ success: false, code: 'not_found', message: 'Image not found' });
-  res.writeHead(404, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
-  res.end(body);
+export function handleImageRequest(req: IncomingMessage, res: ServerResponse, redis: Redis): Promise<void> {
+  return serveStoredImage(req, res, new RedisImageStore(redis));
 }
