@@ -36,6 +36,8 @@ const integrationsSchema = z.object({
   ANTHROPIC_BASE_URL: optionalUrl('http://127.0.0.1:4010'),
   FLOWGATE_SENDGRID_BASE_URL: optionalUrl('http://127.0.0.1:4020'),
   EMAIL_QUEUE_ATTEMPTS: env.positiveInt(5),
+  // The worker reads the same variable; producer and worker must agree.
+  BULLMQ_PREFIX: z.string().regex(/^[a-zA-Z0-9_.-]{1,64}$/, 'must be letters, digits, "_", "." or "-"').default('bull'),
 });
 
 /** Configuration of the integration adapters (gateway and worker), validated at boot. */
@@ -46,6 +48,8 @@ export interface IntegrationsConfig {
   anthropicBaseUrl: string | undefined;
   sendgridBaseUrl: string | undefined;
   emailQueueAttempts: number;
+  /** BullMQ key prefix of the email queue (BULLMQ_PREFIX, shared with the worker). */
+  bullmqPrefix: string;
 }
 
 export function loadIntegrationsConfig(source: NodeJS.ProcessEnv = process.env): IntegrationsConfig {
@@ -64,5 +68,6 @@ export function loadIntegrationsConfig(source: NodeJS.ProcessEnv = process.env):
     anthropicBaseUrl: parsed.ANTHROPIC_BASE_URL,
     sendgridBaseUrl: parsed.FLOWGATE_SENDGRID_BASE_URL,
     emailQueueAttempts: parsed.EMAIL_QUEUE_ATTEMPTS,
+    bullmqPrefix: parsed.BULLMQ_PREFIX,
   };
 }
