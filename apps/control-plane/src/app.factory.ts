@@ -1,0 +1,49 @@
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import cookieParser from 'cookie-parser';
+import { Logger } from 'nestjs-pino';
+import { cleanupOpenApiDoc } from 'nestjs-zod';
+import { AppModule } from './app.module';
+import { bodyParserErrors } from './common/body-parser-errors';
+import type { ControlPlaneConfig } from './config/control-plane.config';
+
+/** Largest accepted JSON body; a flow document of the engine's maximum size fits well within it. */
+const BODY_LIMIT = '1mb';
+
+/**
+ * Builds the initialised control-plane application (not yet listening). `main.ts` listens on
+ * CONTROL_PLANE_PORT; tests hand `app.getHttpServer()` to supertest.
+ */
+export async function createControlPlaneApp(config: ControlPlaneConfig): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
+    bufferLogs: true,
+    cors: { origin: config.corsOrigins, credentials: true },
+  });
+  app.useLogger(app.get(Logger));
+  app.set('trust proxy', config.trustProxy);
+  app.disable('x-powered-by');
+  app.use(cookieParser());
+  app.useBodyParser('json', { limit: BODY_LIMIT });
+  app.useBodyParser('urlencoded', { limit: BODY_LIMIT, extended: false });
+  app.use(bodyParserErrors);
+
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('Flowgate control plane')
+      .setDescription(
+        'Accounts, projects, integrations, endpoints (Save, Deploy, versions), API keys and request logs. ' +
+          'Authenticate with `Authorization: Bearer <token>` from /v1/auth/login, or the `fg_session` cookie. ' +
+          'Errors are `{success:false, code, message, details?}`.',
+      )
+      .setVersion('1')
+      .addBearerAuth()
+      .addCookieAuth('fg_session')
+      .build(),
+  );
+  SwaggerModule.setup('docs', app, cleanupOpenApiDoc(document), { jsonDocumentUrl: 'docs-json' });
+
+  await app.init();
+  return app;
+}

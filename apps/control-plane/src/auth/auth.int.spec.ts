@@ -1,0 +1,116 @@
+import { sha256Hex } from '@flowgate/platform';
+import { type TestApp, startTestApp, uniqueAddress, uniqueEmail } from '../testing/test-app';
+
+describe('auth (real PostgreSQL and Redis)', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp((config) => ({
+      ...config,
+      loginThrottle: { maxFailuresPerAccount: 3, maxFailuresPerAddress: 5, windowSeconds: 60 },
+    }));
+  });
+  afterAll(() => t.close());
+
+  const login = (email: string, password: string, address = uniqueAddress()) =>
+    t.http().post('/v1/auth/login').set('X-Forwarded-For', address).send({ email, password });
+
+  it('signs up, returns the user and a token, and sets an HttpOnly SameSite cookie', async () => {
+    const email = uniqueEmail();
+    const response = await t.http().post('/v1/auth/signup').send({ email: email.toUpperCase(), password: 'correct horse battery' }).expect(201);
+    await t.prisma.account.delete({ where: { id: response.body.user.id } }).catch(() => undefined);
+    expect(response.body.user).toEqual({ id: expect.any(String), email, created_at: expect.any(String) });
+    expect(response.body.token).toMatch(/^fgs_/);
+    const cookie = String(response.headers['set-cookie']);
+    expect(cookie).toContain(`fg_session=${response.body.token}`);
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Strict/i);
+  });
+
+  it('stores only the SHA-256 of the token and of no password in clear', async () => {
+    const account = await t.signup();
+    const sessions = await t.prisma.session.findMany({ where: { accountId: account.id } });
+    expect(sessions.map((s) => s.tokenHash)).toEqual([sha256Hex(account.token)]);
+    const stored = await t.prisma.account.findUniqueOrThrow({ where: { id: account.id } });
+    expect(stored.passwordHash).toMatch(/^scrypt\$/);
+    expect(stored.passwordHash).not.toContain(account.password);
+  });
+
+  it('accepts the token as Bearer and as the cookie on /me', async () => {
+    const account = await t.signup();
+    const bearer = await t.http().get('/v1/auth/me').set(account.auth).expect(200);
+    expect(bearer.body.user).toMatchObject({ id: account.id, email: account.email });
+    const cookie = await t.http().get('/v1/auth/me').set('Cookie', `fg_session=${account.token}`).expect(200);
+    expect(cookie.body.user.id).toBe(account.id);
+  });
+
+  it('refuses missing, malformed and unknown tokens with 401', async () => {
+    for (const headers of [{}, { Authorization: 'Bearer nope' }, { Authorization: 'Bearer fgs_unknown' }, { Authorization: 'Basic abc' }]) {
+      const response = await t.http().get('/v1/auth/me').set(headers).expect(401);
+      expect(response.body).toMatchObject({ success: false, code: 'unauthorized' });
+    }
+  });
+
+  it('refuses a duplicate email (in any letter case) with 409', async () => {
+    const account = await t.signup();
+    const response = await t.http().post('/v1/auth/signup').send({ email: account.email.toUpperCase(), password: 'another password' }).expect(409);
+    expect(response.body).toMatchObject({ success: false, code: 'conflict', details: [{ path: 'email', message: expect.any(String) }] });
+  });
+
+  it('validates signup input with 400 details', async () => {
+    const response = await t.http().post('/v1/auth/signup').send({ email: 'not-an-email', password: 'short' }).expect(400);
+    expect(response.body.code).toBe('invalid_request');
+    expect(response.body.details.map((d: { path: string }) => d.path).sort()).toEqual(['email', 'password']);
+  });
+
+  it('answers malformed JSON with 400 invalid_json', async () => {
+    const response = await t.http().post('/v1/auth/signup').set('Content-Type', 'application/json').send('{"email":').expect(400);
+    expect(response.body).toEqual({ success: false, code: 'invalid_json', message: expect.any(String) });
+  });
+
+  it('logs in, and answers wrong password and unknown account with the same 401', async () => {
+    const account = await t.signup();
+    const ok = await login(account.email.toUpperCase(), account.password).expect(200);
+    expect(ok.body.user.id).toBe(account.id);
+    await t.http().get('/v1/auth/me').set('Authorization', `Bearer ${ok.body.token}`).expect(200);
+
+    const wrong = await login(account.email, 'wrong password').expect(401);
+    const unknown = await login(uniqueEmail(), 'wrong password').expect(401);
+    expect(wrong.body).toEqual({ success: false, code: 'invalid_credentials', message: 'Invalid email or password' });
+    expect(unknown.body).toEqual(wrong.body);
+  });
+
+  it('revokes the session on logout, leaving the account’s other sessions alive', async () => {
+    const account = await t.signup();
+    const other = await login(account.email, account.password).expect(200);
+    await t.http().post('/v1/auth/logout').set(account.auth).expect(200, { success: true, message: 'Logged out' });
+    await t.http().get('/v1/auth/me').set(account.auth).expect(401);
+    await t.http().get('/v1/auth/me').set('Authorization', `Bearer ${other.body.token}`).expect(200);
+  });
+
+  it('refuses an expired session', async () => {
+    const account = await t.signup();
+    await t.prisma.session.updateMany({ where: { tokenHash: sha256Hex(account.token) }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await t.http().get('/v1/auth/me').set(account.auth).expect(401);
+  });
+
+  it('throttles an account after repeated failures, from any address, with 429 and Retry-After', async () => {
+    const account = await t.signup();
+    for (let i = 0; i < 3; i++) await login(account.email, 'wrong password').expect(401);
+    const blocked = await login(account.email, account.password).expect(429);
+    expect(blocked.body).toMatchObject({ success: false, code: 'too_many_attempts' });
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+    // Another account is not affected.
+    const other = await t.signup();
+    await login(other.email, other.password).expect(200);
+  });
+
+  it('throttles an address that fails on many accounts', async () => {
+    const address = uniqueAddress();
+    for (let i = 0; i < 5; i++) await login(uniqueEmail(), 'wrong password', address).expect(401);
+    const account = await t.signup();
+    const blocked = await login(account.email, account.password, address).expect(429);
+    expect(blocked.headers['retry-after']).toBeDefined();
+    await login(account.email, account.password).expect(200);
+  });
+});

@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { AuthController } from './auth.controller';
+import { AuthRepository } from './auth.repository';
+import { AuthService } from './auth.service';
+import { LoginThrottle } from './login-throttle';
+import { PasswordHasher } from './password-hasher';
+import { SessionGuard } from './session.guard';
+
+@Module({
+  controllers: [AuthController],
+  providers: [AuthService, AuthRepository, PasswordHasher, LoginThrottle, SessionGuard],
+  exports: [AuthService, SessionGuard],
+})
+export class AuthModule {}

@@ -1,0 +1,53 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { PrismaClient } from '@flowgate/db';
+import { conflict } from '../common/app-error';
+import { isUniqueViolation } from '../infrastructure/prisma-errors';
+
+export interface AccountRecord {
+  id: string;
+  email: string;
+  passwordHash: string;
+  createdAt: Date;
+}
+
+@Injectable()
+export class AuthRepository {
+  constructor(@Inject(PrismaClient) private readonly prisma: PrismaClient) {}
+
+  async createAccount(email: string, passwordHash: string): Promise<AccountRecord> {
+    try {
+      return await this.prisma.account.create({ data: { email, passwordHash } });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict('email', 'an account with this email already exists');
+      throw error;
+    }
+  }
+
+  findAccountByEmail(email: string): Promise<AccountRecord | null> {
+    return this.prisma.account.findUnique({ where: { email } });
+  }
+
+  async createSession(accountId: string, tokenHash: string, expiresAt: Date): Promise<void> {
+    await this.prisma.session.create({ data: { accountId, tokenHash, expiresAt } });
+  }
+
+  /** The account of a live session (not revoked, not expired). */
+  async findLiveSession(tokenHash: string, now: Date): Promise<{ sessionId: string; account: AccountRecord } | null> {
+    const session = await this.prisma.session.findFirst({
+      where: { tokenHash, revokedAt: null, expiresAt: { gt: now } },
+      include: { account: true },
+    });
+    return session ? { sessionId: session.id, account: session.account } : null;
+  }
+
+  async revokeSession(sessionId: string, now: Date): Promise<void> {
+    await this.prisma.session.updateMany({ where: { id: sessionId, revokedAt: null }, data: { revokedAt: now } });
+  }
+
+  /** Housekeeping at login: an account's expired or revoked sessions are of no further use. */
+  async deleteDeadSessions(accountId: string, now: Date): Promise<void> {
+    await this.prisma.session.deleteMany({
+      where: { accountId, OR: [{ expiresAt: { lte: now } }, { revokedAt: { not: null } }] },
+    });
+  }
+}

@@ -1,0 +1,82 @@
+import { randomBytes } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { sha256Hex } from '@flowgate/platform';
+import { AppError } from '../common/app-error';
+import { CONFIG, type ControlPlaneConfig } from '../config/control-plane.config';
+import { Clock } from '../infrastructure/clock';
+import { type AccountRecord, AuthRepository } from './auth.repository';
+import type { UserView } from './dto/auth.dto';
+import { LoginThrottle } from './login-throttle';
+import { PasswordHasher } from './password-hasher';
+
+/** Who is calling, as resolved from a session token. */
+export interface Principal {
+  accountId: string;
+  email: string;
+  createdAt: Date;
+  sessionId: string;
+}
+
+export interface IssuedSession {
+  user: UserView;
+  token: string;
+  expiresAt: Date;
+}
+
+const TOKEN_PREFIX = 'fgs_';
+
+export const toUserView = (account: Pick<AccountRecord, 'id' | 'email' | 'createdAt'>): UserView => ({
+  id: account.id,
+  email: account.email,
+  created_at: account.createdAt.toISOString(),
+});
+
+@Injectable()
+export class AuthService {
+  constructor(
+    private readonly accounts: AuthRepository,
+    private readonly hasher: PasswordHasher,
+    private readonly throttle: LoginThrottle,
+    private readonly clock: Clock,
+    @Inject(CONFIG) private readonly config: ControlPlaneConfig,
+  ) {}
+
+  async signup(email: string, password: string): Promise<IssuedSession> {
+    const account = await this.accounts.createAccount(email, await this.hasher.hash(password));
+    return this.issueSession(account);
+  }
+
+  /** Unknown account and wrong password get the same answer, after the same amount of work. */
+  async login(email: string, password: string, address: string): Promise<IssuedSession> {
+    await this.throttle.assertAllowed(email, address);
+    const account = await this.accounts.findAccountByEmail(email);
+    const valid = account
+      ? await this.hasher.verify(password, account.passwordHash)
+      : await this.hasher.verifyAgainstDummy(password);
+    if (!account || !valid) {
+      await this.throttle.recordFailure(email, address);
+      throw new AppError('invalid_credentials', 'Invalid email or password');
+    }
+    await this.throttle.reset(email);
+    await this.accounts.deleteDeadSessions(account.id, this.clock.now());
+    return this.issueSession(account);
+  }
+
+  async authenticate(token: string): Promise<Principal | null> {
+    if (!token.startsWith(TOKEN_PREFIX)) return null;
+    const found = await this.accounts.findLiveSession(sha256Hex(token), this.clock.now());
+    if (!found) return null;
+    return { accountId: found.account.id, email: found.account.email, createdAt: found.account.createdAt, sessionId: found.sessionId };
+  }
+
+  async logout(principal: Principal): Promise<void> {
+    await this.accounts.revokeSession(principal.sessionId, this.clock.now());
+  }
+
+  private async issueSession(account: AccountRecord): Promise<IssuedSession> {
+    const token = TOKEN_PREFIX + randomBytes(32).toString('base64url');
+    const expiresAt = new Date(this.clock.now().getTime() + this.config.sessionTtlHours * 3600_000);
+    await this.accounts.createSession(account.id, sha256Hex(token), expiresAt);
+    return { user: toUserView(account), token, expiresAt };
+  }
+}

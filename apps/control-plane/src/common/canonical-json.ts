@@ -1,0 +1,14 @@
+/** JSON with object keys sorted, so two documents compare equal whatever order PostgreSQL's jsonb returns keys in. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(sortKeys(value));
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value !== null && typeof value === 'object') {
+    const sorted: Record<string, unknown> = {};
+    for (const key of Object.keys(value).sort()) sorted[key] = sortKeys((value as Record<string, unknown>)[key]);
+    return sorted;
+  }
+  return value;
+}

@@ -1,0 +1,105 @@
+import { env, loadConfig } from '@flowgate/platform';
+import { z } from 'zod';
+
+/**
+ * The control plane's configuration, validated once at boot. Every variable is documented
+ * with its default in docs/control-plane.md.
+ */
+const DEV_ENCRYPTION_KEY = '0'.repeat(64);
+const DEV_SERVICE_TOKEN = 'flowgate-dev-service-token';
+
+const optionalSecret = (minLength: number, what: string) =>
+  z
+    .string()
+    .optional()
+    .transform((value) => (value === '' ? undefined : value))
+    .refine((value) => value === undefined || value.length >= minLength, `must be at least ${minLength} characters (${what})`);
+
+const publicUrlTemplate = z
+  .string()
+  .optional()
+  .refine((value) => {
+    if (value === undefined || value === '') return true;
+    if (!value.includes('{subdomain}')) return false;
+    try {
+      return ['http:', 'https:'].includes(new URL(value.replace('{subdomain}', 'example')).protocol);
+    } catch {
+      return false;
+    }
+  }, 'must be an http(s) URL containing {subdomain} (e.g. http://{subdomain}.localhost:8080)');
+
+const schema = z
+  .object({
+    CONTROL_PLANE_PORT: env.port(3000),
+    DATABASE_URL: env.databaseUrl,
+    REDIS_URL: env.redisUrl,
+    GATEWAY_DOMAIN: z
+      .string()
+      .regex(/^[a-z0-9.-]+(:\d{1,5})?$/i, 'must be a host name (e.g. localhost or api.example.com)')
+      .default('localhost'),
+    GATEWAY_PUBLIC_URL: publicUrlTemplate,
+    FLOWGATE_ENCRYPTION_KEY: optionalSecret(32, '64 hex characters, e.g. `openssl rand -hex 32`'),
+    FLOWGATE_SERVICE_TOKEN: optionalSecret(16, 'shared with the gateways, e.g. `openssl rand -hex 24`'),
+    SESSION_TTL_HOURS: env.positiveInt(168),
+    CONTROL_PLANE_CORS_ORIGINS: z.string().default('http://localhost:5173'),
+    CONTROL_PLANE_TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+    LOGIN_MAX_FAILURES_PER_ACCOUNT: env.positiveInt(10),
+    LOGIN_MAX_FAILURES_PER_ADDRESS: env.positiveInt(100),
+    LOGIN_THROTTLE_WINDOW_SECONDS: env.positiveInt(900),
+    PUBLICATION_EPOCH_CHECK_SECONDS: env.positiveInt(5),
+    PUBLICATION_RECONCILE_SECONDS: env.positiveInt(300),
+    PUBLICATION_SWEEP_ORPHANS: z.enum(['true', 'false']).default('false'),
+    LOG_LEVEL: env.logLevel,
+    NODE_ENV: env.nodeEnv,
+  })
+  .superRefine((value, ctx) => {
+    if (value.NODE_ENV === 'development') return;
+    if (!value.FLOWGATE_ENCRYPTION_KEY)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['FLOWGATE_ENCRYPTION_KEY'],
+        message: `is required when NODE_ENV=${value.NODE_ENV} (64 hex characters, e.g. \`openssl rand -hex 32\`)`,
+      });
+    if (!value.FLOWGATE_SERVICE_TOKEN)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['FLOWGATE_SERVICE_TOKEN'],
+        message: `is required when NODE_ENV=${value.NODE_ENV} (shared with the gateways)`,
+      });
+  })
+  .transform((value) => ({
+    port: value.CONTROL_PLANE_PORT,
+    databaseUrl: value.DATABASE_URL,
+    redisUrl: value.REDIS_URL,
+    gatewayPublicUrl: value.GATEWAY_PUBLIC_URL || `http://{subdomain}.${value.GATEWAY_DOMAIN}:8080`,
+    encryptionKey: value.FLOWGATE_ENCRYPTION_KEY ?? DEV_ENCRYPTION_KEY,
+    serviceToken: value.FLOWGATE_SERVICE_TOKEN ?? DEV_SERVICE_TOKEN,
+    sessionTtlHours: value.SESSION_TTL_HOURS,
+    corsOrigins: value.CONTROL_PLANE_CORS_ORIGINS.split(',')
+      .map((origin) => origin.trim())
+      .filter(Boolean),
+    trustProxy: value.CONTROL_PLANE_TRUST_PROXY === 'true',
+    loginThrottle: {
+      maxFailuresPerAccount: value.LOGIN_MAX_FAILURES_PER_ACCOUNT,
+      maxFailuresPerAddress: value.LOGIN_MAX_FAILURES_PER_ADDRESS,
+      windowSeconds: value.LOGIN_THROTTLE_WINDOW_SECONDS,
+    },
+    publication: {
+      epochCheckSeconds: value.PUBLICATION_EPOCH_CHECK_SECONDS,
+      reconcileSeconds: value.PUBLICATION_RECONCILE_SECONDS,
+      sweepOrphans: value.PUBLICATION_SWEEP_ORPHANS === 'true',
+      /** Republish at boot and run the epoch watch and the reconcile; tests switch it off. */
+      background: true,
+    },
+    logLevel: value.LOG_LEVEL,
+    nodeEnv: value.NODE_ENV,
+  }));
+
+export type ControlPlaneConfig = z.infer<typeof schema>;
+
+/** Injection token of the validated configuration. */
+export const CONFIG = Symbol('ControlPlaneConfig');
+
+export function loadControlPlaneConfig(environment: NodeJS.ProcessEnv = process.env): ControlPlaneConfig {
+  return loadConfig(schema, environment);
+}

@@ -1,0 +1,63 @@
+import type { EndpointSettings, FlowDocument } from '@flowgate/flow-engine';
+import { canonicalJson } from '../common/canonical-json';
+import type { EndpointInput, EndpointView, VersionView } from './dto/endpoint.dto';
+import type { EndpointContent, EndpointRecord, VersionRecord } from './endpoints.repository';
+
+/** What a Save stores and a Deploy freezes. */
+export const contentOf = (input: EndpointInput): EndpointContent => ({
+  name: input.name,
+  method: input.method,
+  path: input.path,
+  auth: input.auth,
+  queryParams: input.query_params,
+  flow: input.flow,
+});
+
+export const settingsOf = (content: EndpointContent): EndpointSettings => ({
+  name: content.name,
+  method: content.method,
+  path: content.path,
+  auth: content.auth,
+  query_params: content.queryParams as EndpointSettings['query_params'],
+});
+
+export const flowOf = (content: EndpointContent): FlowDocument => content.flow as FlowDocument;
+
+/** Same settings and flow, whatever order jsonb returned the keys in. */
+export function sameContent(a: EndpointContent, b: EndpointContent): boolean {
+  const pick = (c: EndpointContent) => canonicalJson([c.name, c.method, c.path, c.auth, c.queryParams, c.flow]);
+  return pick(a) === pick(b);
+}
+
+const contentView = (content: EndpointContent) => ({
+  name: content.name,
+  method: content.method,
+  path: content.path,
+  auth: content.auth,
+  query_params: content.queryParams as EndpointView['query_params'],
+  flow: content.flow as EndpointView['flow'],
+});
+
+export function toEndpointView(endpoint: EndpointRecord, baseUrl: string, livePath: string | null): EndpointView {
+  const live = endpoint.liveVersion !== null;
+  return {
+    id: endpoint.id,
+    project_id: endpoint.projectId,
+    ...contentView(endpoint),
+    status: live ? 'live' : 'draft',
+    live_version: endpoint.liveVersion,
+    live_url: live && livePath !== null ? baseUrl + livePath : null,
+    has_undeployed_changes: !live || endpoint.draftChangedAt !== null,
+    created_at: endpoint.createdAt.toISOString(),
+    updated_at: endpoint.updatedAt.toISOString(),
+  };
+}
+
+export function toVersionView(version: VersionRecord, liveVersion: number | null): VersionView {
+  return {
+    version: version.version,
+    ...contentView(version),
+    live: version.version === liveVersion,
+    created_at: version.createdAt.toISOString(),
+  };
+}

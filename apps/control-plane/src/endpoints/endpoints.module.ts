@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
+import { IntegrationsModule } from '../integrations/integrations.module';
+import { ProjectsModule } from '../projects/projects.module';
+import { DeploymentsController } from './deployments.controller';
+import { DeploymentsService } from './deployments.service';
+import { EndpointsController } from './endpoints.controller';
+import { EndpointsRepository } from './endpoints.repository';
+import { EndpointsService } from './endpoints.service';
+import { FlowCompiler } from './flow-compiler';
+
+@Module({
+  imports: [AuthModule, ProjectsModule, IntegrationsModule],
+  controllers: [EndpointsController, DeploymentsController],
+  providers: [EndpointsService, DeploymentsService, EndpointsRepository, FlowCompiler],
+})
+export class EndpointsModule {}

@@ -1,0 +1,44 @@
+import { type DynamicModule, Global, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { PrismaClient, createPrismaClient } from '@flowgate/db';
+import { SecretBox } from '@flowgate/platform';
+import { Redis } from 'ioredis';
+import { CONFIG, type ControlPlaneConfig } from '../config/control-plane.config';
+import { Clock } from './clock';
+
+/** Closes the clients after the HTTP server stopped taking requests. */
+@Injectable()
+class ClientsShutdown implements OnApplicationShutdown {
+  constructor(
+    private readonly prisma: PrismaClient,
+    @Inject(Redis) private readonly redis: Redis,
+  ) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.allSettled([this.prisma.$disconnect(), this.redis.quit()]);
+  }
+}
+
+/** Configuration and the shared clients (PostgreSQL, Redis, secret box, clock), injected by type. */
+@Global()
+@Module({})
+export class InfrastructureModule {
+  static forRoot(config: ControlPlaneConfig): DynamicModule {
+    return {
+      module: InfrastructureModule,
+      providers: [
+        { provide: CONFIG, useValue: config },
+        { provide: PrismaClient, useFactory: () => createPrismaClient(config.databaseUrl) },
+        {
+          provide: Redis,
+          // Fail a command after two reconnect attempts instead of queueing it forever: a change
+          // that cannot be published is refused (503) rather than left hanging.
+          useFactory: () => new Redis(config.redisUrl, { maxRetriesPerRequest: 2, connectionName: 'flowgate-control-plane' }),
+        },
+        { provide: SecretBox, useFactory: () => new SecretBox(config.encryptionKey) },
+        Clock,
+        ClientsShutdown,
+      ],
+      exports: [CONFIG, PrismaClient, Redis, SecretBox, Clock],
+    };
+  }
+}

@@ -1,0 +1,71 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { PrismaClient } from '@flowgate/db';
+import type { Tx } from '../infrastructure/transaction';
+import type { ProjectServingState } from './published-project.builder';
+
+export interface LockedProject {
+  id: string;
+  accountId: string;
+  subdomain: string;
+}
+
+/** PostgreSQL side of the publication: the per-project lock and the serving state read under it. */
+@Injectable()
+export class PublicationRepository {
+  constructor(@Inject(PrismaClient) private readonly prisma: PrismaClient) {}
+
+  /**
+   * Takes the project's transaction-scoped advisory lock. Every write to a project's serving
+   * state (and every republication of it) holds this lock from its PostgreSQL change through its
+   * Redis write, so Redis receives a project's states in commit order, whichever instance writes.
+   */
+  async lock(tx: Tx, projectId: string): Promise<LockedProject | null> {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${projectId}, 0))`;
+    return tx.project.findUnique({ where: { id: projectId }, select: { id: true, accountId: true, subdomain: true } });
+  }
+
+  async bumpRevision(tx: Tx, projectId: string): Promise<void> {
+    // Raw SQL so the project's updated_at (a user-facing field) is not touched by serving changes.
+    await tx.$executeRaw`UPDATE projects SET revision = revision + 1 WHERE id = ${projectId}::uuid`;
+  }
+
+  async loadServingState(tx: Tx, projectId: string): Promise<ProjectServingState | null> {
+    const project = await tx.project.findUnique({
+      where: { id: projectId },
+      select: {
+        id: true,
+        subdomain: true,
+        requireAuth: true,
+        revision: true,
+        integrations: { select: { kind: true, provider: true, secretEncrypted: true, settings: true } },
+        endpoints: { where: { liveVersion: { not: null } }, select: { id: true, liveVersion: true } },
+        apiKeys: { select: { id: true, keyHash: true, permission: true, ratelimitMin: true } },
+      },
+    });
+    if (!project) return null;
+    const versions = project.endpoints.length
+      ? await tx.endpointVersion.findMany({
+          where: { OR: project.endpoints.map((endpoint) => ({ endpointId: endpoint.id, version: endpoint.liveVersion! })) },
+          select: { endpointId: true, name: true, method: true, path: true, auth: true, queryParams: true, version: true, compiled: true },
+        })
+      : [];
+    return {
+      id: project.id,
+      subdomain: project.subdomain,
+      requireAuth: project.requireAuth,
+      revision: project.revision,
+      integrations: project.integrations,
+      routes: versions,
+      keys: project.apiKeys,
+    };
+  }
+
+  async listProjectIds(): Promise<string[]> {
+    const rows = await this.prisma.project.findMany({ select: { id: true }, orderBy: { id: 'asc' } });
+    return rows.map((row) => row.id);
+  }
+
+  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.prisma.$transaction(work, { maxWait: 5000, timeout: 15000 });
+  }
+}

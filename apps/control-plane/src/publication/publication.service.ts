@@ -1,0 +1,134 @@
+import { Injectable } from '@nestjs/common';
+import { SecretBox } from '@flowgate/platform';
+import { AppError } from '../common/app-error';
+import type { Tx } from '../infrastructure/transaction';
+import { type LockedProject, PublicationRepository } from './publication.repository';
+import { PublicationStore } from './publication.store';
+import { buildPublishedProject, type ProjectServingState, publishedKeyFields } from './published-project.builder';
+
+/** Which project a change is for; with `accountId`, a project of another account is a 404. */
+export interface ProjectScope {
+  projectId: string;
+  accountId?: string;
+}
+
+export interface PublishableKey {
+  id: string;
+  keyHash: string;
+  permission: 'user' | 'admin';
+  ratelimitMin: number;
+}
+
+/**
+ * The one way serving state changes. Each operation runs in a PostgreSQL transaction that holds
+ * the project's advisory lock, makes the change, writes Redis (one MULTI), and only then commits:
+ * when Redis refuses, the change is rolled back and the caller gets 503, so PostgreSQL and what
+ * the gateways serve never disagree once the HTTP answer is out.
+ */
+@Injectable()
+export class PublicationService {
+  constructor(
+    private readonly repository: PublicationRepository,
+    private readonly store: PublicationStore,
+    private readonly secrets: SecretBox,
+  ) {}
+
+  /** A new project: created and published in one transaction. */
+  publishNewProject<T extends { id: string }>(create: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.repository.transaction(async (tx) => {
+      const created = await create(tx);
+      await this.repository.lock(tx, created.id);
+      await this.publish(tx, created.id, { previousSubdomain: null, announce: true });
+      return created;
+    });
+  }
+
+  /** Work that must see a project's serving state stand still (holds the lock, publishes nothing). */
+  underLock<T>(scope: ProjectScope, work: (tx: Tx, project: LockedProject) => Promise<T>): Promise<T> {
+    return this.repository.transaction(async (tx) => work(tx, await this.lockOwned(tx, scope)));
+  }
+
+  /** A change that affects serving: made, revision bumped, published, committed. */
+  changeServing<T>(scope: ProjectScope, change: (tx: Tx, project: LockedProject) => Promise<T>): Promise<T> {
+    return this.repository.transaction(async (tx) => {
+      const project = await this.lockOwned(tx, scope);
+      const result = await change(tx, project);
+      await this.repository.bumpRevision(tx, project.id);
+      await this.publish(tx, project.id, { previousSubdomain: project.subdomain, announce: true });
+      return result;
+    });
+  }
+
+  /** Deletes a project (by `remove`) and everything it published: subdomain, document, keys. */
+  deleteProject(scope: ProjectScope, remove: (tx: Tx) => Promise<void>): Promise<void> {
+    return this.repository.transaction(async (tx) => {
+      const project = await this.lockOwned(tx, scope);
+      const state = await this.repository.loadServingState(tx, project.id);
+      await remove(tx);
+      await this.store.removeProject(
+        project.id,
+        project.subdomain,
+        (state?.keys ?? []).map((key) => key.keyHash),
+      );
+    });
+  }
+
+  /** A new API key: stored and published before the answer, so the next gateway request accepts it. */
+  addKey<T extends PublishableKey>(scope: ProjectScope, insert: (tx: Tx, project: LockedProject) => Promise<T>): Promise<T> {
+    return this.repository.transaction(async (tx) => {
+      const project = await this.lockOwned(tx, scope);
+      const key = await insert(tx, project);
+      await this.store.writeKey({ keyHash: key.keyHash, fields: publishedKeyFields(project.id, key) });
+      return key;
+    });
+  }
+
+  /** A deleted API key: its record leaves Redis before the answer, so the next gateway request refuses it. */
+  removeKey<T extends { keyHash: string }>(scope: ProjectScope, remove: (tx: Tx, project: LockedProject) => Promise<T>): Promise<T> {
+    return this.repository.transaction(async (tx) => {
+      const project = await this.lockOwned(tx, scope);
+      const removed = await remove(tx, project);
+      await this.store.removeKey(removed.keyHash);
+      return removed;
+    });
+  }
+
+  /** Rewrites one project's document, subdomain and key records from PostgreSQL; false when it no longer exists. */
+  republishProject(projectId: string): Promise<boolean> {
+    return this.repository.transaction(async (tx) => {
+      if (!(await this.repository.lock(tx, projectId))) return false;
+      await this.publish(tx, projectId, { previousSubdomain: null, announce: false, withKeys: true });
+      return true;
+    });
+  }
+
+  private async lockOwned(tx: Tx, scope: ProjectScope): Promise<LockedProject> {
+    const project = await this.repository.lock(tx, scope.projectId);
+    if (!project || (scope.accountId !== undefined && project.accountId !== scope.accountId))
+      throw new AppError('project_not_found', 'Project not found');
+    return project;
+  }
+
+  private async publish(
+    tx: Tx,
+    projectId: string,
+    options: { previousSubdomain: string | null; announce: boolean; withKeys?: boolean },
+  ): Promise<void> {
+    const state = await this.repository.loadServingState(tx, projectId);
+    if (!state) throw new AppError('project_not_found', 'Project not found');
+    await this.store.writeProject(buildPublishedProject(state, (sealed) => this.reseal(sealed)), {
+      previousSubdomain: options.previousSubdomain,
+      announce: options.announce,
+      keys: options.withKeys ? this.keyRecords(state) : undefined,
+    });
+  }
+
+  private keyRecords(state: ProjectServingState) {
+    return state.keys.map((key) => ({ keyHash: key.keyHash, fields: publishedKeyFields(state.id, key) }));
+  }
+
+  /** Integration secrets are published encrypted afresh (new IV) under FLOWGATE_ENCRYPTION_KEY. */
+  private reseal(stored: string): string {
+    return this.secrets.encrypt(this.secrets.decrypt(stored));
+  }
+}

@@ -1,0 +1,84 @@
+import type {
+  EndpointAuth,
+  HttpMethod,
+  PublishedApiKey,
+  PublishedIntegrations,
+  PublishedProject,
+  PublishedQueryParam,
+} from '@flowgate/contracts';
+
+/** What PostgreSQL holds about one project's serving state (read under the project's lock). */
+export interface ProjectServingState {
+  id: string;
+  subdomain: string;
+  requireAuth: boolean;
+  revision: number;
+  integrations: Array<{ kind: 'text_generation' | 'email'; provider: string; secretEncrypted: string; settings: unknown }>;
+  routes: Array<{
+    endpointId: string;
+    name: string;
+    method: HttpMethod;
+    path: string;
+    auth: EndpointAuth;
+    queryParams: unknown;
+    version: number;
+    compiled: unknown;
+  }>;
+  keys: Array<{ id: string; keyHash: string; permission: 'user' | 'admin'; ratelimitMin: number }>;
+}
+
+const settingsOf = (settings: unknown): Record<string, unknown> =>
+  settings !== null && typeof settings === 'object' && !Array.isArray(settings) ? (settings as Record<string, unknown>) : {};
+
+const queryParamsOf = (value: unknown): PublishedQueryParam[] =>
+  Array.isArray(value)
+    ? value.map((param: { key: string; default?: string | null }) => ({ key: param.key, default: param.default ?? null }))
+    : [];
+
+/**
+ * The `fg:project:{id}` document of the Redis contract. `seal` re-encrypts an integration secret
+ * for the publication (the gateways decrypt it with FLOWGATE_ENCRYPTION_KEY).
+ */
+export function buildPublishedProject(state: ProjectServingState, seal: (storedSecret: string) => string): PublishedProject {
+  const integrations: PublishedIntegrations = { text_generation: null, email: null };
+  for (const integration of state.integrations) {
+    const settings = settingsOf(integration.settings);
+    if (integration.kind === 'text_generation')
+      integrations.text_generation = {
+        provider: 'anthropic',
+        api_key_encrypted: seal(integration.secretEncrypted),
+        default_model: typeof settings.default_model === 'string' ? settings.default_model : null,
+      };
+    else
+      integrations.email = {
+        provider: 'sendgrid',
+        api_key_encrypted: seal(integration.secretEncrypted),
+        verified_domains: Array.isArray(settings.verified_domains) ? settings.verified_domains.map(String) : [],
+      };
+  }
+  const routes = [...state.routes]
+    .sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method))
+    .map((route) => ({
+      endpoint_id: route.endpointId,
+      name: route.name,
+      method: route.method,
+      path: route.path,
+      auth: route.auth,
+      query_params: queryParamsOf(route.queryParams),
+      version: route.version,
+      compiled: route.compiled,
+    }));
+  return {
+    id: state.id,
+    subdomain: state.subdomain,
+    require_auth: state.requireAuth,
+    revision: state.revision,
+    integrations,
+    routes,
+  };
+}
+
+/** The `fg:key:{hash}` hash fields (Redis stores strings). */
+export function publishedKeyFields(projectId: string, key: ProjectServingState['keys'][number]): Record<keyof PublishedApiKey, string> {
+  return { id: key.id, project_id: projectId, permission: key.permission, ratelimit_min: String(key.ratelimitMin) };
+}
