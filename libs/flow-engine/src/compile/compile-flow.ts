@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { BlockFlow } from '../blocks/block-definition';
 import { blockRegistry, type RegisteredBlock } from '../blocks/registry';
 import { DiagnosticSink, type CompileContext, type Diagnostic } from '../diagnostics/diagnostic';
-import { describeIssue, issueCode, issueField, issueMessage } from '../diagnostics/zod-issues';
+import { issueCode, issueField, issueMessage, parseForDiagnostics } from '../diagnostics/zod-issues';
 import { endpointSettingsSchema, type EndpointSettings } from '../schema/endpoint-settings.schema';
 import { flowDocumentSchema, type FlowNode } from '../schema/flow-document.schema';
 import { referencesOf } from '../template/template-parser';
@@ -43,7 +43,7 @@ interface BlockEntry {
 function analyse({ flow, settings, context = {} }: CompileInput): { diagnostics: Diagnostic[]; compiled: CompiledFlow | null } {
   const sink = new DiagnosticSink();
   const endpoint = checkSettings(settings, sink);
-  const document = flowDocumentSchema.safeParse(flow, { error: describeIssue });
+  const document = parseForDiagnostics(flowDocumentSchema, flow);
   if (!document.success) {
     for (const issue of document.error.issues) {
       const nodeId = issue.path[0] === 'nodes' ? nodeIdAt(flow, issue.path[1]) : null;
@@ -74,7 +74,7 @@ interface EndpointFacts {
 }
 
 function checkSettings(settings: EndpointSettings, sink: DiagnosticSink): EndpointFacts {
-  const parsed = endpointSettingsSchema.safeParse(settings, { error: describeIssue });
+  const parsed = parseForDiagnostics(endpointSettingsSchema, settings);
   if (parsed.success) return parsed.data;
   for (const issue of parsed.error.issues) {
     sink.error(issueCode(issue), null, issueField(issue), `Endpoint settings: ${issueMessage(issue, endpointSettingsSchema.shape)}.`);
@@ -111,7 +111,7 @@ function parseBlocks(nodes: readonly FlowNode[], sink: DiagnosticSink): Map<stri
       entries.set(node.id, { node, label, registered, config: null });
       continue;
     }
-    const parsed = registered.compileSchema.safeParse(node.config ?? {}, { error: describeIssue });
+    const parsed = parseForDiagnostics(registered.compileSchema, node.config ?? {});
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
         diagnostics.error(issueCode(issue), issueField(issue), `${issueMessage(issue, shapeOf(registered.sourceSchema))}.`);

@@ -8,9 +8,12 @@ type RawIssue = z.core.$ZodRawIssue;
  * Custom refinements supply their own message in the same style.
  */
 export function describeIssue(issue: RawIssue): string | undefined {
+  if (isMissing(issue)) return 'is required';
   switch (issue.code) {
     case 'invalid_type':
-      return issue.input === undefined ? 'is required' : `must be ${article(issue.expected)}`;
+      return `must be ${article(issue.expected)}`;
+    case 'invalid_union':
+      return 'has a value of the wrong type';
     case 'too_big':
       return issue.origin === 'array'
         ? `can have at most ${String(issue.maximum)} items`
@@ -35,6 +38,14 @@ export function describeIssue(issue: RawIssue): string | undefined {
   }
 }
 
+/** A field absent from the input (unions report it as `invalid_union`, other schemas as `invalid_type`). */
+const isMissing = (issue: RawIssue | Issue): boolean =>
+  (issue.code === 'invalid_type' || issue.code === 'invalid_union') && 'input' in issue && issue.input === undefined;
+
+/** Parses with readable messages; issues keep their input so a missing field can be told apart. */
+export const parseForDiagnostics = <T extends z.ZodType>(schema: T, value: unknown) =>
+  schema.safeParse(value, { error: describeIssue, reportInput: true });
+
 function article(expected: string): string {
   if (expected === 'int') return 'a whole number';
   return /^[aeiou]/.test(expected) ? `an ${expected}` : `a ${expected}`;
@@ -46,7 +57,7 @@ export const issueField = (issue: Issue): string | null => (issue.path.length ==
 /** Stable code of a schema finding: `required_field`, `too_many_<field>` or `invalid_field`. */
 export function issueCode(issue: Issue): string {
   if (issue.code === 'custom' && typeof issue.params?.code === 'string') return issue.params.code;
-  if (issue.code === 'invalid_type' && issue.input === undefined) return 'required_field';
+  if (isMissing(issue)) return 'required_field';
   if (issue.code === 'too_big' && issue.origin === 'array' && issue.path.length > 0) return `too_many_${String(issue.path[issue.path.length - 1])}`;
   return 'invalid_field';
 }

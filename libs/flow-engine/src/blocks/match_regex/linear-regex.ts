@@ -47,11 +47,9 @@ export interface MatchResult {
 /** A compiled pattern with what each match needs worked out once. */
 export class LinearPattern {
   readonly groupNames: readonly string[];
-  private readonly groupCount: number;
   private readonly named: ReadonlyArray<readonly [string, number]>;
 
   constructor(private readonly regex: RE2JS) {
-    this.groupCount = regex.groupCount();
     this.named = Object.entries(regex.namedGroups());
     this.groupNames = this.named.map(([name]) => name);
   }
@@ -59,20 +57,20 @@ export class LinearPattern {
   /**
    * `matches`: every full match; `captures`: every group's value of every match, in order, as
    * one flat list (null for a group that took no part); each named group: its value in the
-   * first match (null without a match).
+   * first match (null without a match). Successive matches follow RE2: they do not overlap,
+   * and an empty match right after a match is skipped.
    */
   matchAll(input: string): MatchResult {
+    // RE2's findAllSubmatch is about twice as fast as iterating a Matcher.
+    const found = this.regex.re2().findAllSubmatch(input, -1) as Array<Array<string | null>> | null;
+    const result: Record<string, unknown> = {};
+    for (const [name, index] of this.named) setOwn(result, name, found === null ? null : found[0][index]);
     const matches: string[] = [];
     const captures: Array<string | null> = [];
-    const result: Record<string, unknown> = {};
-    for (const [name] of this.named) setOwn(result, name, null);
-    // The DFA answers "no match" far faster than the capturing matcher.
-    if (this.regex.test(input)) {
-      const matcher = this.regex.matcher(input);
-      while (matcher.find()) {
-        if (matches.length === 0) for (const [name, index] of this.named) setOwn(result, name, matcher.group(index));
-        matches.push(matcher.group() as string);
-        for (let group = 1; group <= this.groupCount; group++) captures.push(matcher.group(group));
+    if (found !== null) {
+      for (const groups of found) {
+        matches.push(groups[0] as string);
+        for (let group = 1; group < groups.length; group++) captures.push(groups[group]);
       }
     }
     result.matches = matches;
