@@ -2,8 +2,7 @@
 // Kafka (KRaft). A service that answers is used as it is; a local one that is installed but
 // stopped is started; a missing one is installed with apt (PostgreSQL, Redis, Java, Maven) or
 // fetched from Maven Central (the Kafka jars). Plain CommonJS with no dependency at load time,
-// so it runs before `npm install` has; only the Kafka checks need kafkajs (and `pg` for
-// ensureDatabase), which are loaded when used.
+// so it runs before `npm install` has; only the Kafka checks need kafkajs, loaded when used.
 //
 // Shared by `npm start`/`npm run up` (scripts/stack.js), `npm test` and Jest's global setup.
 // Safe when several processes call it at once: starting and installing happen under one
@@ -24,10 +23,13 @@ const DEFAULTS = Object.freeze({
   kafkaBrokers: '127.0.0.1:9092',
 });
 
-const TOPICS = Object.freeze([
-  { topic: 'flowgate.request-logs', numPartitions: 6 },
-  { topic: 'flowgate.request-logs.dlq', numPartitions: 1 },
-]);
+/** The request-log topics (names as log-ingest reads them: KAFKA_LOG_TOPIC, KAFKA_LOG_DLQ_TOPIC). */
+function requestLogTopics(env = process.env) {
+  return [
+    { topic: env.KAFKA_LOG_TOPIC || 'flowgate.request-logs', numPartitions: Number(env.LOG_INGEST_TOPIC_PARTITIONS) || 6 },
+    { topic: env.KAFKA_LOG_DLQ_TOPIC || 'flowgate.request-logs.dlq', numPartitions: 1 },
+  ];
+}
 
 const root = path.resolve(__dirname, '..', '..');
 const runDir = path.join(root, '.run');
@@ -63,7 +65,12 @@ class ServiceError extends Error {
 }
 
 function hostPort(url, defaultPort) {
-  const parsed = new URL(url);
+  let parsed;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ServiceError(`not a URL: "${url}" (e.g. ${DEFAULTS.databaseUrl})`);
+  }
   return { host: parsed.hostname.replace(/^\[|\]$/g, '') || '127.0.0.1', port: Number(parsed.port) || defaultPort };
 }
 
@@ -227,7 +234,7 @@ function trustLocalTcp(cluster, log) {
   fs.writeFileSync(hba, `# added by Flowgate (scripts/lib/services.js) for local development\nhost all all 127.0.0.1/32 trust\nhost all all ::1/128 trust\n${text}`);
 }
 
-async function ensurePostgres(url, log, quiet) {
+async function ensurePostgres(url, log, quiet, started) {
   const { host, port } = hostPort(url, 5432);
   if (await postgresAnswers(host, port)) return log.info(`PostgreSQL answers at ${host}:${port}`);
   if (!LOCAL_HOSTS.has(host)) throw new ServiceError(`PostgreSQL is not reachable at ${host}:${port} — start it or fix DATABASE_URL`);
@@ -250,14 +257,16 @@ async function ensurePostgres(url, log, quiet) {
     cluster = listClusters().find((c) => c.port === port);
     if (cluster.status !== 'online') {
       log.step(`starting PostgreSQL ${cluster.version}/${cluster.name} on port ${port}`);
-      const started = run('pg_ctlcluster', ['--skip-systemctl-redirect', cluster.version, cluster.name, 'start'], { quiet: true });
-      if (!started.ok) {
-        throw new ServiceError(`PostgreSQL ${cluster.version}/${cluster.name} on port ${port} is stopped and could not be started — ${lastLine(started.output)}`);
+      const result = run('pg_ctlcluster', ['--skip-systemctl-redirect', cluster.version, cluster.name, 'start'], { quiet: true });
+      if (!result.ok) {
+        throw new ServiceError(`PostgreSQL ${cluster.version}/${cluster.name} on port ${port} is stopped and could not be started — ${lastLine(result.output)}`);
       }
       recordStarted('postgres', { version: cluster.version, cluster: cluster.name, port });
+      started.push('postgres');
     } else if (installedNow) {
       run('pg_ctlcluster', ['--skip-systemctl-redirect', cluster.version, cluster.name, 'reload'], { quiet: true });
       recordStarted('postgres', { version: cluster.version, cluster: cluster.name, port });
+      started.push('postgres');
     }
     const deadline = Date.now() + 60000;
     while (!(await postgresAnswers(host, port))) {
@@ -267,31 +276,9 @@ async function ensurePostgres(url, log, quiet) {
   });
 }
 
-/** Creates the database of `databaseUrl` when it does not exist yet (needs `pg`). */
-async function ensureDatabase(databaseUrl, adminUrl) {
-  const { Client } = require('pg');
-  const target = new URL(databaseUrl);
-  const name = decodeURIComponent(target.pathname.replace(/^\//, ''));
-  if (!name) return;
-  const admin = new URL(adminUrl ?? databaseUrl);
-  if (!adminUrl) admin.pathname = '/postgres';
-  const client = new Client({ connectionString: admin.toString() });
-  await client.connect();
-  try {
-    const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-    if (exists.rowCount === 0) {
-      await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`).catch((error) => {
-        if (error.code !== '42P04') throw error; // created meanwhile by another process
-      });
-    }
-  } finally {
-    await client.end();
-  }
-}
-
 // ---------------------------------------------------------------- Redis
 
-async function ensureRedis(url, log, quiet) {
+async function ensureRedis(url, log, quiet, started) {
   const { host, port } = hostPort(url, 6379);
   if (await pingRedis(host, port)) return log.info(`Redis answers at ${host}:${port}`);
   if (!LOCAL_HOSTS.has(host)) throw new ServiceError(`Redis is not reachable at ${host}:${port} — start it or fix REDIS_URL`);
@@ -307,7 +294,7 @@ async function ensureRedis(url, log, quiet) {
     fs.mkdirSync(runDir, { recursive: true });
     const pidFile = path.join(runDir, `redis-${port}.pid`);
     log.step(`starting redis-server on 127.0.0.1:${port}`);
-    const started = run(
+    const result = run(
       'redis-server',
       [
         '--daemonize', 'yes',
@@ -321,13 +308,14 @@ async function ensureRedis(url, log, quiet) {
       ],
       { quiet: true },
     );
-    if (!started.ok) throw new ServiceError(`Redis on port ${port} could not be started — ${lastLine(started.output)}`);
+    if (!result.ok) throw new ServiceError(`Redis on port ${port} could not be started — ${lastLine(result.output)}`);
     const deadline = Date.now() + 20000;
     while (!(await pingRedis(host, port))) {
       if (Date.now() > deadline) throw new ServiceError(`Redis on port ${port} did not answer within 20 s — see .run/redis-${port}.log`);
       await sleep(200);
     }
     recordStarted('redis', { port, pidFile });
+    started.push('redis');
   });
 }
 
@@ -529,11 +517,11 @@ async function startKafka(port, log, quiet) {
   return child.pid;
 }
 
-async function ensureKafka(brokersText, log, quiet) {
+async function ensureKafka(brokersText, topics, log, quiet, started) {
   const brokers = brokersText.split(',').map((b) => b.trim()).filter(Boolean);
   if (await kafkaAnswers(brokers)) {
     log.info(`Kafka answers at ${brokers.join(',')}`);
-    return ensureTopics(brokers, TOPICS, log);
+    return ensureTopics(brokers, topics, log);
   }
   const local = brokers.map(parseBroker).find((b) => LOCAL_HOSTS.has(b.host));
   if (!local) throw new ServiceError(`Kafka is not reachable at ${brokers.join(',')} — start it or fix KAFKA_BROKERS`);
@@ -546,6 +534,7 @@ async function ensureKafka(brokersText, log, quiet) {
         log.step(`waiting for the Kafka broker already listening on ${local.host}:${local.port}`);
       } else if (!pid) {
         pid = await startKafka(local.port, log, quiet);
+        started.push('kafka');
       }
       const deadline = Date.now() + Number(process.env.KAFKA_START_TIMEOUT_MS ?? 120000);
       while (!(await kafkaAnswers(brokers))) {
@@ -558,24 +547,27 @@ async function ensureKafka(brokersText, log, quiet) {
         await sleep(500);
       }
     }
-    await ensureTopics(brokers, TOPICS, log);
+    await ensureTopics(brokers, topics, log);
   });
 }
 
 /**
  * Makes the requested services answer. Addresses come from `options`, else DATABASE_URL,
- * REDIS_URL and KAFKA_BROKERS, else DEFAULTS. Throws a ServiceError with a one-line message.
+ * REDIS_URL and KAFKA_BROKERS of `options.env` (default: process.env), else DEFAULTS. Resolves to the addresses and `started` (what
+ * this call started). Throws a ServiceError with a one-line message.
  */
 async function ensureServices(options = {}) {
   const { postgres = false, redis = false, kafka = false, quiet = false } = options;
   const log = makeLog(quiet);
-  const databaseUrl = options.databaseUrl ?? process.env.DATABASE_URL ?? DEFAULTS.databaseUrl;
-  const redisUrl = options.redisUrl ?? process.env.REDIS_URL ?? DEFAULTS.redisUrl;
-  const kafkaBrokers = options.kafkaBrokers ?? process.env.KAFKA_BROKERS ?? DEFAULTS.kafkaBrokers;
-  if (postgres) await ensurePostgres(databaseUrl, log, quiet);
-  if (redis) await ensureRedis(redisUrl, log, quiet);
-  if (kafka) await ensureKafka(kafkaBrokers, log, quiet);
-  return { databaseUrl, redisUrl, kafkaBrokers };
+  const env = options.env ?? process.env;
+  const databaseUrl = options.databaseUrl ?? env.DATABASE_URL ?? DEFAULTS.databaseUrl;
+  const redisUrl = options.redisUrl ?? env.REDIS_URL ?? DEFAULTS.redisUrl;
+  const kafkaBrokers = options.kafkaBrokers ?? env.KAFKA_BROKERS ?? DEFAULTS.kafkaBrokers;
+  const started = [];
+  if (postgres) await ensurePostgres(databaseUrl, log, quiet, started);
+  if (redis) await ensureRedis(redisUrl, log, quiet, started);
+  if (kafka) await ensureKafka(kafkaBrokers, options.topics ?? requestLogTopics(env), log, quiet, started);
+  return { databaseUrl, redisUrl, kafkaBrokers, started };
 }
 
 async function waitForExit(pid, timeoutMs) {
@@ -628,10 +620,9 @@ async function stopStartedServices({ quiet = false } = {}) {
 
 module.exports = {
   DEFAULTS,
-  TOPICS,
+  requestLogTopics,
   ServiceError,
   ensureServices,
-  ensureDatabase,
   stopStartedServices,
   probeTcp,
   pingRedis,

@@ -1,0 +1,135 @@
+// Child processes of the local stack: started in their own process group (so a terminal's
+// Ctrl-C reaches only the supervisor, which then stops each child once, with SIGTERM), their
+// pids recorded under .run/ (so `npm run down` finds them, whichever command started them).
+'use strict';
+
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+const readline = require('node:readline');
+const { isAlive } = require('./services');
+
+const root = path.resolve(__dirname, '..', '..');
+const runDir = path.join(root, '.run');
+const logDir = path.join(runDir, 'logs');
+
+const pidFile = (name) => path.join(runDir, `${name}.pid`);
+const logFile = (name) => path.join(logDir, `${name}.log`);
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const COLORS = ['\x1b[36m', '\x1b[35m', '\x1b[33m', '\x1b[32m', '\x1b[34m'];
+
+/** The pid recorded for `name`, when that process still runs. */
+function recordedPid(name) {
+  const pid = Number(readOr(pidFile(name), ''));
+  return pid && isAlive(pid) ? pid : null;
+}
+
+function readOr(file, fallback) {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return fallback;
+  }
+}
+
+/**
+ * Starts one service. `output` 'log' appends to .run/logs/<name>.log (background);
+ * 'prefix' streams each line to our stdout as `name │ line` (foreground).
+ */
+function startService(service, env, { output, index = 0 }) {
+  fs.mkdirSync(logDir, { recursive: true });
+  const options = { cwd: service.cwd ?? root, env: { ...env, ...service.env }, detached: true };
+  let child;
+  if (output === 'log') {
+    const out = fs.openSync(logFile(service.name), 'w');
+    child = spawn(service.command, service.args, { ...options, stdio: ['ignore', out, out] });
+    fs.closeSync(out);
+    child.unref(); // it outlives us: `npm run up` returns while it runs
+  } else {
+    child = spawn(service.command, service.args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    const color = process.stdout.isTTY ? COLORS[index % COLORS.length] : '';
+    const reset = color ? '\x1b[0m' : '';
+    const label = `${color}${service.name.padEnd(13)}│${reset} `;
+    // Keep the last lines too, so a crash can be explained in one line.
+    const log = fs.createWriteStream(logFile(service.name));
+    for (const stream of [child.stdout, child.stderr]) {
+      readline.createInterface({ input: stream }).on('line', (line) => {
+        process.stdout.write(`${label}${line}\n`);
+        log.write(`${line}\n`);
+      });
+    }
+    child.once('exit', () => log.end());
+  }
+  fs.writeFileSync(pidFile(service.name), `${child.pid}\n`);
+  child.exitInfo = null;
+  child.once('exit', (code, signal) => {
+    child.exitInfo = { code, signal };
+  });
+  return child;
+}
+
+/** The last lines of a service's log. */
+function logTail(name, lines = 15) {
+  return readOr(logFile(name), '').trimEnd().split('\n').slice(-lines).join('\n');
+}
+
+/** The line that explains an exit: the last one that is not a JSON log record, else the last one. */
+function exitReason(name) {
+  const lines = readOr(logFile(name), '').trim().split('\n').filter(Boolean);
+  const plain = [...lines].reverse().find((line) => !line.startsWith('{'));
+  if (plain) return plain.trim();
+  const last = lines.at(-1);
+  if (!last) return 'no output';
+  try {
+    const record = JSON.parse(last);
+    return record.err?.message ?? record.msg ?? last;
+  } catch {
+    return last;
+  }
+}
+
+function signalGroup(pid, signal) {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+function groupAlive(pid) {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return isAlive(pid);
+  }
+}
+
+/**
+ * Stops the recorded processes of `names`: SIGTERM to each process group, SIGKILL to what is
+ * left after `graceMs`. Returns the names that were running.
+ */
+async function stopRecorded(names, { graceMs = 20000, log = () => {} } = {}) {
+  const running = names.map((name) => ({ name, pid: recordedPid(name) })).filter((p) => p.pid);
+  for (const { name, pid } of running) {
+    log(`stopping ${name} (pid ${pid})`);
+    signalGroup(pid, 'SIGTERM');
+  }
+  const deadline = Date.now() + graceMs;
+  while (running.some((p) => groupAlive(p.pid)) && Date.now() < deadline) await sleep(200);
+  for (const { name, pid } of running) {
+    if (groupAlive(pid)) {
+      log(`${name} did not stop within ${graceMs / 1000} s; killing it`);
+      signalGroup(pid, 'SIGKILL');
+    }
+  }
+  for (const name of names) fs.rmSync(pidFile(name), { force: true });
+  return running.map((p) => p.name);
+}
+
+module.exports = { startService, stopRecorded, recordedPid, logTail, exitReason, logFile, runDir };

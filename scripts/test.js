@@ -1,0 +1,80 @@
+#!/usr/bin/env node
+// `npm test`: every check, in stages, stopping at the first that fails —
+// prepare (npm dependencies, Prisma client), services (PostgreSQL, Redis, Kafka started or
+// installed when missing), lint (Nx graph + ESLint with the module boundaries), typecheck
+// (backend and dashboard), jest (unit and integration tests). Arguments after `--` go to Jest:
+// `npm test -- libs/contracts`.
+'use strict';
+
+const { spawnSync } = require('node:child_process');
+const path = require('node:path');
+
+const root = path.resolve(__dirname, '..');
+const bin = path.join(root, 'node_modules', '.bin');
+const jestArgs = process.argv.slice(2);
+
+const env = {
+  ...process.env,
+  NX_DAEMON: 'false',
+  NX_NO_CLOUD: 'true',
+  PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`,
+};
+
+const stages = [];
+const stage = (name, run) => stages.push({ name, run });
+
+function exec(command, args, { quietUnlessFailed = false } = {}) {
+  const result = spawnSync(command, args, {
+    cwd: root,
+    env,
+    stdio: quietUnlessFailed ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'inherit', 'inherit'],
+    encoding: 'utf8',
+  });
+  if (result.status !== 0) {
+    if (quietUnlessFailed) process.stderr.write(`${result.stdout ?? ''}${result.stderr ?? ''}`);
+    throw new Error(`\`${[command, ...args].join(' ')}\` failed (${result.error?.message ?? `exit ${result.status ?? result.signal}`})`);
+  }
+}
+
+stage('prepare: npm dependencies and Prisma client', () => {
+  const { ensureDependencies, ensurePrismaClient } = require('./lib/prepare');
+  ensureDependencies();
+  ensurePrismaClient();
+});
+
+stage('services: PostgreSQL, Redis, Kafka', async () => {
+  const { ensureServices } = require('./lib/services');
+  await ensureServices({ postgres: true, redis: true, kafka: true });
+});
+
+stage('lint: Nx project graph and ESLint (module boundaries included)', () => {
+  exec('nx', ['show', 'projects'], { quietUnlessFailed: true });
+  exec('eslint', ['.', '--max-warnings=0']);
+});
+
+stage('typecheck: backend and libs, dashboard', () => {
+  exec('tsc', ['-p', 'tsconfig.json', '--noEmit']);
+  exec('tsc', ['-p', 'apps/dashboard/tsconfig.json', '--noEmit']);
+});
+
+stage('jest: unit and integration tests', () => {
+  exec('jest', ['--ci', ...jestArgs]);
+});
+
+async function main() {
+  const started = Date.now();
+  for (const [index, { name, run }] of stages.entries()) {
+    process.stdout.write(`\n=== [${index + 1}/${stages.length}] ${name} ===\n`);
+    const stageStarted = Date.now();
+    try {
+      await run();
+    } catch (error) {
+      process.stderr.write(`\n✗ stage "${name.split(':')[0]}" failed: ${error.message}\n`);
+      process.exit(1);
+    }
+    process.stdout.write(`--- ${name.split(':')[0]} passed in ${((Date.now() - stageStarted) / 1000).toFixed(1)} s\n`);
+  }
+  process.stdout.write(`\nnpm test: all ${stages.length} stages passed in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+}
+
+void main();
