@@ -33,6 +33,16 @@ export interface VersionRecord extends EndpointContent {
 
 const json = (value: unknown) => value as Prisma.InputJsonValue;
 
+/** Exactly the content columns (callers may pass a whole endpoint or version record). */
+const contentData = (content: EndpointContent) => ({
+  name: content.name,
+  method: content.method,
+  path: content.path,
+  auth: content.auth,
+  queryParams: json(content.queryParams),
+  flow: json(content.flow),
+});
+
 async function mapRouteTaken<T>(work: Promise<T>): Promise<T> {
   try {
     return await work;
@@ -69,7 +79,7 @@ export class EndpointsRepository {
   create(projectId: string, content: EndpointContent, draftChangedAt: Date): Promise<EndpointRecord> {
     return mapRouteTaken(
       this.prisma.endpoint.create({
-        data: { projectId, ...content, queryParams: json(content.queryParams), flow: json(content.flow), draftChangedAt },
+        data: { projectId, ...contentData(content), draftChangedAt },
       }),
     );
   }
@@ -78,7 +88,7 @@ export class EndpointsRepository {
     return mapRouteTaken(
       db.endpoint.update({
         where: { id: endpointId },
-        data: { ...content, queryParams: json(content.queryParams), flow: json(content.flow), draftChangedAt },
+        data: { ...contentData(content), draftChangedAt },
       }),
     );
   }
@@ -114,7 +124,7 @@ export class EndpointsRepository {
     const latest = await tx.endpointVersion.aggregate({ where: { endpointId }, _max: { version: true } });
     const version = (latest._max.version ?? 0) + 1;
     await tx.endpointVersion.create({
-      data: { endpointId, version, ...content, queryParams: json(content.queryParams), flow: json(content.flow), compiled: json(compiled) },
+      data: { endpointId, version, ...contentData(content), compiled: json(compiled) },
     });
     return version;
   }

@@ -14,7 +14,9 @@ class ClientsShutdown implements OnApplicationShutdown {
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
-    await Promise.allSettled([this.prisma.$disconnect(), this.redis.quit()]);
+    // QUIT needs a live connection; a client still reconnecting is simply dropped.
+    const closeRedis = this.redis.status === 'ready' ? this.redis.quit() : Promise.resolve(this.redis.disconnect());
+    await Promise.allSettled([this.prisma.$disconnect(), closeRedis]);
   }
 }
 

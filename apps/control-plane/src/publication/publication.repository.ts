@@ -29,35 +29,30 @@ export class PublicationRepository {
     await tx.$executeRaw`UPDATE projects SET revision = revision + 1 WHERE id = ${projectId}::uuid`;
   }
 
+  /**
+   * One query per relation, in sequence: Prisma would run nested relation reads of one
+   * findUnique concurrently on the transaction's single connection, which node-postgres deprecates.
+   */
   async loadServingState(tx: Tx, projectId: string): Promise<ProjectServingState | null> {
     const project = await tx.project.findUnique({
       where: { id: projectId },
-      select: {
-        id: true,
-        subdomain: true,
-        requireAuth: true,
-        revision: true,
-        integrations: { select: { kind: true, provider: true, secretEncrypted: true, settings: true } },
-        endpoints: { where: { liveVersion: { not: null } }, select: { id: true, liveVersion: true } },
-        apiKeys: { select: { id: true, keyHash: true, permission: true, ratelimitMin: true } },
-      },
+      select: { id: true, subdomain: true, requireAuth: true, revision: true },
     });
     if (!project) return null;
-    const versions = project.endpoints.length
-      ? await tx.endpointVersion.findMany({
-          where: { OR: project.endpoints.map((endpoint) => ({ endpointId: endpoint.id, version: endpoint.liveVersion! })) },
-          select: { endpointId: true, name: true, method: true, path: true, auth: true, queryParams: true, version: true, compiled: true },
-        })
-      : [];
-    return {
-      id: project.id,
-      subdomain: project.subdomain,
-      requireAuth: project.requireAuth,
-      revision: project.revision,
-      integrations: project.integrations,
-      routes: versions,
-      keys: project.apiKeys,
-    };
+    const integrations = await tx.integration.findMany({
+      where: { projectId },
+      select: { kind: true, provider: true, secretEncrypted: true, settings: true },
+    });
+    const keys = await tx.apiKey.findMany({
+      where: { projectId },
+      select: { id: true, keyHash: true, permission: true, ratelimitMin: true },
+    });
+    const routes = await tx.$queryRaw<ProjectServingState['routes']>`
+      SELECT v.endpoint_id AS "endpointId", v.name, v.method::text AS method, v.path, v.auth::text AS auth,
+             v.query_params AS "queryParams", v.version, v.compiled
+      FROM endpoints e JOIN endpoint_versions v ON v.endpoint_id = e.id AND v.version = e.live_version
+      WHERE e.project_id = ${projectId}::uuid`;
+    return { ...project, integrations, routes, keys };
   }
 
   async listProjectIds(): Promise<string[]> {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { type PublishedProject, projectKey } from '@flowgate/contracts';
 import { PrismaClient } from '@flowgate/db';
 import { Redis } from 'ioredis';
 import request from 'supertest';
@@ -76,4 +77,10 @@ export async function startTestApp(overrides: (config: ControlPlaneConfig) => Co
       await app.close();
     },
   };
+}
+
+/** The project document the gateways read, or null. */
+export async function publishedProject(redis: Redis, projectId: string): Promise<PublishedProject | null> {
+  const json = await redis.get(projectKey(projectId));
+  return json ? (JSON.parse(json) as PublishedProject) : null;
 }
