@@ -3,6 +3,7 @@ export { AddressPolicy, parseCidrList } from './egress/address-policy';
 export { createGuardedFetch, type GuardedFetch, type GuardedRequest, type GuardedResponse } from './egress/guarded-fetch';
 export { createEgressFetch, createHttpPort, DEFAULT_EGRESS_MAX_BYTES, DEFAULT_EGRESS_TIMEOUT_MS, type EgressOptions } from './egress/http-port';
 export { applyCssFilter, type RgbaBitmap } from './images/css-filters';
+export { decodeImage, encodePng, ImageDecodeError } from './images/image-codec';
 export { createImagePort, DEFAULT_IMAGE_MAX_BYTES, DEFAULT_IMAGE_MAX_PIXELS, DEFAULT_IMAGE_TTL_SECONDS, type ImagePortOptions } from './images/image-port';
 export { RedisImageStore, type ImageStore, type StoredImage } from './images/image-store';
 export { isImageRequestPath, serveStoredImage } from './images/image-request.handler';
@@ -10,4 +11,5 @@ export { createAnthropicPort, type AnthropicPortOptions } from './anthropic/anth
 export { CLAUDE_MODELS, DEFAULT_CLAUDE_MODEL, DEFAULT_MAX_TOKENS } from './anthropic/claude-models.constant';
 export * from './email/email-job';
 export { createEmailPort, type EmailPortOptions } from './email/email-port';
+export { createEmailDeliveryProcessor, deliveryMarkerKey, DELIVERY_MARKER_TTL_SECONDS, type EmailDeliveryDeps } from './email/email-delivery.processor';
 export { createSendgridSender, SendgridSendError, type SendFailureKind, type SendgridSender, type SendgridSenderOptions } from './email/sendgrid-sender';

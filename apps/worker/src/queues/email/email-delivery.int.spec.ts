@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createEmailPort, EMAIL_QUEUE_NAME, type EmailJobData } from '@flowgate/integrations';
+import { createEmailDeliveryProcessor, createEmailPort, deliveryMarkerKey, EMAIL_QUEUE_NAME, type EmailJobData } from '@flowgate/integrations';
 import { createLogger, SecretBox } from '@flowgate/platform';
 import { Queue, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { deadLetterQueueName, type DeadJobRecord } from '../../queue-definition';
 import { createWorkerRuntime, type WorkerRuntime } from '../../worker-runtime';
-import { createEmailDeliveryProcessor, deliveryMarkerKey } from './email-delivery.processor';
 import { queue as emailQueue } from './index';
 
 jest.setTimeout(60000);

@@ -1,4 +1,5 @@
 import {
+  createEmailDeliveryProcessor,
   DEFAULT_EMAIL_ATTEMPTS,
   EMAIL_BACKOFF_MS,
   EMAIL_QUEUE_NAME,
@@ -10,7 +11,6 @@ import { env, loadConfig, SecretBox } from '@flowgate/platform';
 import { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { QueueDefinition } from '../../queue-definition';
-import { createEmailDeliveryProcessor } from './email-delivery.processor';
 
 const emailQueueEnv = z.object({
   REDIS_URL: env.redisUrl,

@@ -1,14 +1,8 @@
-import {
-  createSendgridSender,
-  SendgridSendError,
-  type EmailJobData,
-  type EmailJobResult,
-  type SendgridSender,
-  type SendgridSenderOptions,
-} from '@flowgate/integrations';
 import type { Logger, SecretBox } from '@flowgate/platform';
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
+import type { EmailJobData, EmailJobResult } from './email-job';
+import { createSendgridSender, SendgridSendError, type SendgridSender, type SendgridSenderOptions } from './sendgrid-sender';
 
 /** Long enough to outlive every retry of a job and any duplicate run of it. */
 export const DELIVERY_MARKER_TTL_SECONDS = 7 * 24 * 3600;
