@@ -44,6 +44,8 @@ export const gatewayConfigSchema = z.object({
   GATEWAY_MAX_BODY_BYTES: env.positiveInt(1024 * 1024),
   FLOW_TIMEOUT_MS: env.positiveInt(15000),
   GATEWAY_LOG_BUFFER_MAX: env.positiveInt(100_000),
+  /** How long a request-log event may wait for others before a batch goes to Kafka. */
+  GATEWAY_LOG_LINGER_MS: env.positiveInt(20),
   /** How often the gateway compares `fg:config-seq` to catch a missed pub/sub message. */
   GATEWAY_CONFIG_POLL_MS: env.positiveInt(500),
   LOG_LEVEL: env.logLevel,

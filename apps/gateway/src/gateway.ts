@@ -26,6 +26,8 @@ export interface GatewayOptions {
   logSender?: LogBatchSender;
   /** Process metrics (CPU, memory, event loop) in `/_metrics`; on in `main.ts`. */
   defaultMetrics?: boolean;
+  /** How long `close()` keeps trying to hand buffered request-log events to Kafka (default 10 s). */
+  logFlushTimeoutMs?: number;
 }
 
 export interface Gateway {
@@ -78,6 +80,7 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
       new KafkaLogSender({ brokers: config.KAFKA_BROKERS, topic: config.KAFKA_LOG_TOPIC, clientId: 'flowgate-gateway', logger }),
     logger,
     maxEvents: config.GATEWAY_LOG_BUFFER_MAX,
+    lingerMs: config.GATEWAY_LOG_LINGER_MS,
   });
   const metrics = new GatewayMetrics(
     { logBufferDepth: () => logs.depth, logEventsDropped: () => logs.dropped },
@@ -179,7 +182,7 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
         server.closeIdleConnections();
       });
       cache.stop();
-      await logs.close();
+      await logs.close(options.logFlushTimeoutMs ?? 10_000);
       await portsContext.close();
       await closeClients();
     })();

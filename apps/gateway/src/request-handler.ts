@@ -84,6 +84,7 @@ export class RequestHandler {
     const routePath = routePathOf(path);
     const group = routePath === null ? undefined : project.routes.get(routePath);
     const route = group === undefined ? undefined : routeFor(group, req.method);
+    if (route !== undefined) res.endpointId = route.endpointId;
     const match: RouteMatch = { project, path, group, route, query: queryStart === -1 ? '' : url.slice(queryStart + 1) };
     const level = route === undefined ? project.baseLevel : route.authLevel;
     if (level === 0) return this.dispatch(req, res, match);
@@ -100,7 +101,6 @@ export class RequestHandler {
     if (route === undefined) {
       return sendError(res, 'method_not_allowed', `${match.path} accepts ${group.allow}`, { allow: group.allow });
     }
-    res.endpointId = route.endpointId;
     if (route.prepared === null) return sendError(res, 'flow_error', 'This endpoint could not be loaded; deploy it again');
     const method = req.method;
     const running =

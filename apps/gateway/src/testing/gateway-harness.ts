@@ -49,7 +49,7 @@ export function spawnGateway(env: Record<string, string> = {}): Promise<GatewayP
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`gateway process did not start:\n${output}`));
-    }, 20_000);
+    }, 45_000);
     const onData = (chunk: Buffer): void => {
       output += chunk.toString();
       const match = /"port":(\d+).*gateway listening/.exec(output);

@@ -1,0 +1,133 @@
+import type { PublishedProject } from '@flowgate/contracts';
+import { Redis } from 'ioredis';
+import { spawnGateway, type GatewayProcess } from './testing/gateway-harness';
+import { call, type CallResult } from './testing/http-call';
+import { publishedRoute, respond, TestPublisher } from './testing/publication';
+import { waitFor } from './testing/wait-for';
+
+/**
+ * Two gateway processes against the real Redis: what one control-plane write publishes is
+ * served by both right after it, keys are shared, and the rate limit holds across them.
+ */
+describe('gateway: two gateway processes share config, keys and rate limits', () => {
+  let redis: Redis;
+  let publisher: TestPublisher;
+  let gateways: GatewayProcess[];
+
+  beforeAll(async () => {
+    redis = new Redis(process.env.REDIS_URL!);
+    publisher = new TestPublisher(redis);
+    gateways = await Promise.all([spawnGateway(), spawnGateway()]);
+  }, 90_000);
+
+  afterAll(async () => {
+    const codes = await Promise.all((gateways ?? []).map((g) => g.stop()));
+    expect(codes).toEqual([0, 0]);
+    await publisher.cleanup();
+    redis.disconnect();
+  });
+
+  const onBoth = (host: string, path: string, key?: string) => Promise.all(gateways.map((g) => call(g.url, `${host}:8080`, path, { key })));
+  const bodies = (results: CallResult[]) => results.map((r) => r.json);
+  /** Bounded wait: the change must show on every gateway well within 2 s of the write. */
+  const servedEverywhere = (host: string, path: string, expected: unknown) =>
+    waitFor(
+      async () => {
+        const results = await onBoth(host, path);
+        return results.every((r) => JSON.stringify(r.json) === JSON.stringify(expected));
+      },
+      `${host}${path} → ${JSON.stringify(expected)} on both gateways`,
+      2000,
+    );
+
+  it('serves deploy, redeploy, rollback and undeploy on every gateway right after the write', async () => {
+    const v1 = publishedRoute({ path: '/status', blocks: [respond({ version: 1 })] });
+    const project: PublishedProject = publisher.newProject([v1]);
+    await publisher.publish(project);
+    const host = `${project.subdomain}.localhost`;
+    expect(bodies(await onBoth(host, '/status'))).toEqual([{ version: 1 }, { version: 1 }]);
+
+    const v2 = publishedRoute({ path: '/status', endpoint_id: v1.endpoint_id, version: 2, blocks: [respond({ version: 2 })] });
+    await publisher.publish({ ...project, revision: 2, routes: [v2] });
+    await servedEverywhere(host, '/status', { version: 2 });
+
+    await publisher.publish({ ...project, revision: 3, routes: [v1] }); // rollback = redeploy of version 1
+    await servedEverywhere(host, '/status', { version: 1 });
+
+    await publisher.publish({ ...project, revision: 4, routes: [] }); // undeploy
+    await servedEverywhere(host, '/status', { success: false, code: 'endpoint_not_found', message: 'No endpoint at /status' });
+  });
+
+  it('moves a project to a new subdomain: the new address serves and the old one is 404 everywhere', async () => {
+    const project = publisher.newProject([publishedRoute({ path: '/where', blocks: [respond({ here: true })] })]);
+    await publisher.publish(project);
+    const oldHost = `${project.subdomain}.localhost`;
+    expect(bodies(await onBoth(oldHost, '/where'))).toEqual([{ here: true }, { here: true }]);
+    const newSubdomain = `${project.subdomain}-new`;
+    const newHost = `${newSubdomain}.localhost`;
+    // The new address was looked up (and found unused) before the move.
+    expect((await onBoth(newHost, '/where')).map((r) => r.status)).toEqual([404, 404]);
+
+    await publisher.publish({ ...project, subdomain: newSubdomain, revision: 2 }, { previousSubdomain: project.subdomain });
+    await servedEverywhere(newHost, '/where', { here: true });
+    await servedEverywhere(oldHost, '/where', { success: false, code: 'project_not_found', message: 'No project at this address' });
+  });
+
+  it('catches up through fg:config-seq when the pub/sub message is lost', async () => {
+    const route = publishedRoute({ path: '/quiet', blocks: [respond({ n: 1 })] });
+    const project = publisher.newProject([route]);
+    await publisher.publish(project);
+    const host = `${project.subdomain}.localhost`;
+    expect(bodies(await onBoth(host, '/quiet'))).toEqual([{ n: 1 }, { n: 1 }]);
+    const next = publishedRoute({ path: '/quiet', endpoint_id: route.endpoint_id, version: 2, blocks: [respond({ n: 2 })] });
+    await publisher.publish({ ...project, revision: 2, routes: [next] }, { notify: false });
+    await servedEverywhere(host, '/quiet', { n: 2 });
+  });
+
+  it('stops serving a deleted project everywhere', async () => {
+    const project = publisher.newProject([publishedRoute({ path: '/bye', blocks: [respond({ alive: true })] })]);
+    await publisher.publish(project);
+    const host = `${project.subdomain}.localhost`;
+    expect(bodies(await onBoth(host, '/bye'))).toEqual([{ alive: true }, { alive: true }]);
+    await publisher.unpublish(project);
+    await servedEverywhere(host, '/bye', { success: false, code: 'project_not_found', message: 'No project at this address' });
+  });
+
+  it('fails a deleted key on the very next request on both gateways', async () => {
+    const project = publisher.newProject([publishedRoute({ path: '/secret', auth: 'user', blocks: [respond({ ok: true })] })]);
+    await publisher.publish(project);
+    const key = await publisher.createKey(project.id);
+    const host = `${project.subdomain}.localhost`;
+    expect((await onBoth(host, '/secret', key.key)).map((r) => r.status)).toEqual([200, 200]);
+    await publisher.deleteKey(key);
+    const after = await onBoth(host, '/secret', key.key);
+    expect(after.map((r) => [r.status, (r.json as { code: string }).code])).toEqual([
+      [401, 'invalid_api_key'],
+      [401, 'invalid_api_key'],
+    ]);
+  });
+
+  it('accepts exactly ratelimit_min requests of a concurrent burst spread over both gateways', async () => {
+    const project = publisher.newProject([publishedRoute({ path: '/limited', auth: 'user', blocks: [respond({ ok: true })] })]);
+    await publisher.publish(project);
+    const key = await publisher.createKey(project.id, { ratelimit_min: 20 });
+    const host = `${project.subdomain}.localhost:8080`;
+    const burst = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => call(gateways[i % 2]!.url, host, '/limited', { key: key.key })),
+    );
+    const accepted = burst.filter((r) => r.status === 200);
+    const limited = burst.filter((r) => r.status === 429);
+    expect(accepted).toHaveLength(20);
+    expect(limited).toHaveLength(40);
+    for (const r of limited) {
+      expect(r.json).toMatchObject({ success: false, code: 'rate_limited' });
+      expect(r.headers['ratelimit-limit']).toBe('20');
+      expect(r.headers['ratelimit-remaining']).toBe('0');
+      expect(Number(r.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    }
+    const remaining = accepted.map((r) => Number(r.headers['ratelimit-remaining'])).sort((a, b) => a - b);
+    expect(remaining).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    // Still refused afterwards, on either gateway: the window is shared.
+    expect((await onBoth(host.replace(':8080', ''), '/limited', key.key)).map((r) => r.status)).toEqual([429, 429]);
+  });
+});

@@ -1,0 +1,136 @@
+import type { PublishedProject } from '@flowgate/contracts';
+import { createLogger } from '@flowgate/platform';
+import { Redis } from 'ioredis';
+import { randomUUID } from 'node:crypto';
+import { KafkaLogSender } from './request-log/kafka-log-sender';
+import type { LogBatchSender, LogMessage } from './request-log/log-batch-sender';
+import { RequestLogBuffer } from './request-log/request-log-buffer';
+import { spawnGateway, startGateway, uniqueTopic } from './testing/gateway-harness';
+import { call } from './testing/http-call';
+import { createTopic, deleteTopic, readEvents } from './testing/kafka-reader';
+import { publishedRoute, respond, TestPublisher } from './testing/publication';
+import { waitFor } from './testing/wait-for';
+
+describe('gateway: request log on the real Kafka', () => {
+  let redis: Redis;
+  let publisher: TestPublisher;
+  let project: PublishedProject;
+  let host: string;
+  const topics: string[] = [];
+  const newTopic = async () => {
+    const topic = uniqueTopic();
+    topics.push(topic);
+    await createTopic(topic);
+    return topic;
+  };
+
+  beforeAll(async () => {
+    redis = new Redis(process.env.REDIS_URL!);
+    publisher = new TestPublisher(redis);
+    project = publisher.newProject([
+      publishedRoute({ path: '/ok', blocks: [respond({ ok: true })] }),
+      publishedRoute({ path: '/keyed', auth: 'user', blocks: [respond({ ok: true })] }),
+    ]);
+    await publisher.publish(project);
+    host = `${project.subdomain}.localhost`;
+  });
+
+  afterAll(async () => {
+    await publisher.cleanup();
+    redis.disconnect();
+    for (const topic of topics) await deleteTopic(topic);
+  });
+
+  it('produces one event per request to a known project, errors included, keyed by project id', async () => {
+    const topic = await newTopic();
+    const gateway = await startGateway({ KAFKA_LOG_TOPIC: topic });
+    const key = await publisher.createKey(project.id, { ratelimit_min: 1 });
+    try {
+      const requests: [string, { method?: string; key?: string }, number][] = [
+        ['/api/ok?x=1', {}, 200],
+        ['/missing', {}, 404],
+        ['/ok', { method: 'POST' }, 405],
+        ['/keyed', {}, 401],
+        ['/keyed', { key: key.key }, 200],
+        ['/keyed', { key: key.key }, 429],
+      ];
+      for (const [path, options, status] of requests) expect((await call(gateway.url, host, path, options)).status).toBe(status);
+      // Not logged: unknown projects and the gateway's own endpoints.
+      await call(gateway.url, 'nobody-xyz.localhost', '/ok');
+      await call(gateway.url, host, '/_healthz');
+
+      const events = await readEvents(topic, requests.length);
+      expect(events).toHaveLength(requests.length);
+      expect(events.every((e) => e.key === project.id)).toBe(true);
+      const byPath = events.map((e) => e.event).sort((a, b) => a.time.localeCompare(b.time) || a.status - b.status);
+      const okRoute = project.routes.find((r) => r.path === '/ok')!;
+      const keyedRoute = project.routes.find((r) => r.path === '/keyed')!;
+      expect(byPath.map((e) => [e.path, e.method, e.status, e.code, e.endpoint_id, e.key_id])).toEqual([
+        ['/api/ok', 'GET', 200, null, okRoute.endpoint_id, null],
+        ['/missing', 'GET', 404, 'endpoint_not_found', null, null],
+        ['/ok', 'POST', 405, 'method_not_allowed', null, null],
+        ['/keyed', 'GET', 401, 'missing_api_key', keyedRoute.endpoint_id, null],
+        ['/keyed', 'GET', 200, null, keyedRoute.endpoint_id, key.id],
+        ['/keyed', 'GET', 429, 'rate_limited', keyedRoute.endpoint_id, key.id],
+      ]);
+      for (const { event } of events) {
+        expect(event.project_id).toBe(project.id);
+        expect(event.duration_ms).toBeGreaterThan(0);
+        expect(Math.abs(Date.parse(event.time) - Date.now())).toBeLessThan(60_000);
+      }
+      expect(new Set(events.map((e) => e.event.id)).size).toBe(events.length);
+    } finally {
+      await gateway.close();
+    }
+  }, 40_000);
+
+  it('delivers everything buffered during a Kafka outage once Kafka answers again', async () => {
+    const topic = await newTopic();
+    const kafka = new KafkaLogSender({
+      brokers: process.env.KAFKA_BROKERS!.split(','),
+      topic,
+      clientId: 'gateway-test',
+      logger: createLogger('test', 'silent'),
+    });
+    let down = true;
+    const outage: LogBatchSender = {
+      send: (messages: LogMessage[]) => (down ? Promise.reject(new Error('broker unreachable')) : kafka.send(messages)),
+      close: () => kafka.close(),
+    };
+    const buffer = new RequestLogBuffer({ sender: outage, logger: createLogger('test', 'silent'), maxEvents: 10_000, retryMaxMs: 50 });
+    const ids: string[] = [];
+    for (let i = 0; i < 500; i++) {
+      const id = randomUUID();
+      ids.push(id);
+      buffer.push({
+        v: 1,
+        id,
+        project_id: project.id,
+        endpoint_id: null,
+        path: `/p/${i}`,
+        method: 'GET',
+        status: 200,
+        code: null,
+        duration_ms: 1,
+        key_id: null,
+        time: new Date().toISOString(),
+      });
+    }
+    await waitFor(() => buffer.depth === 500, 'events held while Kafka is down');
+    down = false;
+    await waitFor(() => buffer.depth === 0, 'buffer drained after recovery', 15_000);
+    const events = await readEvents(topic, 500);
+    expect(events.map((e) => e.event.id)).toEqual(ids); // one partition per key: order kept
+    expect(await buffer.close()).toBe(0);
+  }, 40_000);
+
+  it('flushes buffered events when a gateway process gets SIGTERM', async () => {
+    const topic = await newTopic();
+    // A long linger keeps the events in the buffer until shutdown flushes them.
+    const gateway = await spawnGateway({ KAFKA_LOG_TOPIC: topic, GATEWAY_LOG_LINGER_MS: '600000' });
+    for (let i = 0; i < 20; i++) expect((await call(gateway.url, host, '/ok')).status).toBe(200);
+    expect(await gateway.stop()).toBe(0);
+    const events = await readEvents(topic, 20);
+    expect(events).toHaveLength(20);
+  }, 40_000);
+});
