@@ -23,7 +23,8 @@ export function createEmailPort(options: EmailPortOptions): EmailPort {
   const verifiedDomains = options.verifiedDomains.map((domain) => domain.trim().toLowerCase());
   return {
     verifiedDomains,
-    async enqueue(message: EmailMessage): Promise<void> {
+    async enqueue(message: EmailMessage, signal?: AbortSignal): Promise<void> {
+      signal?.throwIfAborted();
       const domain = senderDomain(message.from);
       if (!domain || !verifiedDomains.includes(domain)) {
         throw new IntegrationError(
