@@ -18,7 +18,9 @@ const schema = z
     LOG_INGEST_TOPIC_PARTITIONS: env.positiveInt(6),
     // The longest a fetch waits for data: bounds how late a row becomes visible at low traffic.
     LOG_INGEST_MAX_WAIT_MS: z.coerce.number({ error: 'must be a whole number' }).int().min(10).max(1000).default(100),
-    LOG_INGEST_CONCURRENCY: env.positiveInt(3),
+    // Partition batches decoded at once; their rows go to PostgreSQL in shared transactions.
+    LOG_INGEST_CONCURRENCY: env.positiveInt(6),
+    LOG_INGEST_WRITERS: env.positiveInt(2),
     LOG_INGEST_RETRY_MAX_MS: env.positiveInt(5000),
     LOG_LEVEL: env.logLevel,
   })
@@ -36,6 +38,7 @@ const schema = z
     topicPartitions: vars.LOG_INGEST_TOPIC_PARTITIONS,
     maxWaitTimeMs: vars.LOG_INGEST_MAX_WAIT_MS,
     concurrency: vars.LOG_INGEST_CONCURRENCY,
+    writers: vars.LOG_INGEST_WRITERS,
     retryMaxMs: vars.LOG_INGEST_RETRY_MAX_MS,
     logLevel: vars.LOG_LEVEL,
   }));

@@ -40,7 +40,8 @@ export function createLogIngest(config: LogIngestConfig, options: { logger?: Log
   const producer = kafka.producer({ allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner });
   const pool = new Pool({
     connectionString: config.databaseUrl,
-    max: config.concurrency + 1,
+    // The grouped writers, plus one for a batch written on its own and one for the rest.
+    max: config.writers + 2,
     application_name: 'flowgate-log-ingest',
     connectionTimeoutMillis: 5000,
   });
@@ -56,6 +57,7 @@ export function createLogIngest(config: LogIngestConfig, options: { logger?: Log
     metrics,
     logger,
     retryMaxMs: config.retryMaxMs,
+    writers: config.writers,
     onDatabaseAvailability: (available) => {
       databaseAvailable = available;
     },

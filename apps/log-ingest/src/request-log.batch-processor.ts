@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { RequestLogEvent } from '@flowgate/contracts';
 import type { Logger } from '@flowgate/platform';
 import type { EachBatchPayload, KafkaMessage } from 'kafkajs';
+import { Coalescer } from './coalescer';
 import type { DeadLetter, DeadLetterPublisher } from './dead-letter.publisher';
 import type { LogIngestMetrics } from './log-ingest.metrics';
 import { decodeRequestLogEvent } from './request-log.decoder';
@@ -19,9 +20,21 @@ export interface BatchProcessorDeps {
   logger: Logger;
   /** Upper bound of the pause between two attempts while a dependency is down. */
   retryMaxMs: number;
+  /** PostgreSQL transactions running at once (batches arriving meanwhile are grouped). */
+  writers: number;
   /** Told when writes to PostgreSQL start failing and when they succeed again. */
   onDatabaseAvailability?: (available: boolean) => void;
 }
+
+interface OffsetToCommit {
+  topic: string;
+  partition: number;
+  offset: string;
+  commit: EachBatchPayload['commitOffsetsIfNecessary'];
+}
+
+/** Rows in one transaction at most; a busier pipeline runs `writers` of them side by side. */
+const MAX_ROWS_PER_TRANSACTION = 20000;
 
 /** The batch was given up because the consumer is stopping or lost the partition; nothing is committed. */
 class BatchAbandoned extends Error {
@@ -38,14 +51,38 @@ const HEARTBEAT_SLICE_MS = 500;
 
 /**
  * Handles one Kafka batch (one partition): decodes it, dead-letters what can never be
- * stored, writes the rest in one transaction, and only then commits the offsets. While
+ * stored, writes the rest (in one transaction with the other partitions' batches that are
+ * ready at the same time), and only then commits the offsets. While
  * PostgreSQL (or the dead-letter topic) is unavailable it keeps the batch, retries with
  * backoff and keeps the group session alive; it commits nothing until the rows are durable.
  */
 export class RequestLogBatchProcessor {
   private databaseAvailable = true;
+  /** Batches of several partitions share one transaction… */
+  private readonly writes: Coalescer<Entry[], void>;
+  /** …and one offset commit. */
+  private readonly commits: Coalescer<OffsetToCommit, void>;
 
-  constructor(private readonly deps: BatchProcessorDeps) {}
+  constructor(private readonly deps: BatchProcessorDeps) {
+    this.writes = new Coalescer<Entry[], void>(
+      async (batches) => {
+        const events = batches.flat().map((entry) => entry.event);
+        const { inserted } = await deps.repository.write(events);
+        this.recordWritten(events.length, inserted);
+        return batches.map(() => undefined);
+      },
+      { maxInFlight: deps.writers, maxWeight: MAX_ROWS_PER_TRANSACTION, weight: (entries) => entries.length },
+    );
+    this.commits = new Coalescer<OffsetToCommit, void>(
+      async (offsets) => {
+        const topics = new Map<string, Array<{ partition: number; offset: string }>>();
+        for (const { topic, partition, offset } of offsets) topics.set(topic, [...(topics.get(topic) ?? []), { partition, offset }]);
+        await offsets[0].commit({ topics: [...topics].map(([topic, partitions]) => ({ topic, partitions })) });
+        return offsets.map(() => undefined);
+      },
+      { maxInFlight: 1 },
+    );
+  }
 
   async process(payload: EachBatchPayload): Promise<void> {
     const { batch } = payload;
@@ -58,26 +95,27 @@ export class RequestLogBatchProcessor {
       else malformed.push({ message, partition: batch.partition, rejection: decoded.rejection });
     }
 
-    let inserted: number;
     let refused: DeadLetter[];
     try {
       await this.retrying(payload, 'dead-letter topic', () => this.deps.deadLetters.publish(malformed));
-      ({ inserted, refused } = await this.retrying(payload, 'PostgreSQL', () => this.writeIsolating(entries, batch.partition)));
+      refused = await this.retrying(payload, 'PostgreSQL', () => this.store(entries, batch.partition));
       await this.retrying(payload, 'dead-letter topic', () => this.deps.deadLetters.publish(refused));
     } catch (error) {
       if (error instanceof BatchAbandoned) return;
       throw error;
     }
 
+    // Only now are the rows durable: the offsets may move past them.
     payload.resolveOffset(batch.lastOffset());
-    await payload.commitOffsetsIfNecessary({
-      topics: [{ topic: batch.topic, partitions: [{ partition: batch.partition, offset: (BigInt(batch.lastOffset()) + 1n).toString() }] }],
+    await this.commits.submit({
+      topic: batch.topic,
+      partition: batch.partition,
+      offset: (BigInt(batch.lastOffset()) + 1n).toString(),
+      commit: payload.commitOffsetsIfNecessary,
     });
 
     const { metrics } = this.deps;
     metrics.eventsConsumed.inc(batch.messages.length);
-    metrics.recordInserted(inserted);
-    metrics.duplicatesSkipped.inc(entries.length - refused.length - inserted);
     for (const letter of [...malformed, ...refused]) metrics.recordDeadLettered(letter.rejection.reason);
     metrics.batchSize.observe(batch.messages.length);
     metrics.batchDuration.observe((performance.now() - started) / 1000);
@@ -87,6 +125,26 @@ export class RequestLogBatchProcessor {
         'sent malformed request-log events to the dead-letter topic',
       );
     }
+  }
+
+  /** Stores the batch's events (grouped with other partitions' batches); returns the events PostgreSQL refused. */
+  private async store(entries: Entry[], partition: number): Promise<DeadLetter[]> {
+    if (entries.length === 0) return [];
+    try {
+      await this.writes.submit(entries);
+      return [];
+    } catch (error) {
+      if (!isDataError(error)) throw error;
+      // Some event of the group is unstorable: this batch is written on its own, bisected if it is the culprit.
+      const { inserted, refused } = await this.writeIsolating(entries, partition);
+      this.recordWritten(entries.length - refused.length, inserted);
+      return refused;
+    }
+  }
+
+  private recordWritten(events: number, inserted: number): void {
+    this.deps.metrics.recordInserted(inserted);
+    this.deps.metrics.duplicatesSkipped.inc(events - inserted);
   }
 
   /**

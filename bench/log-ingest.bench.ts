@@ -1,0 +1,234 @@
+/**
+ * Log pipeline: how fast log-ingest drains Kafka into PostgreSQL, and how soon a request's
+ * row is visible. Target: ≥ 20,000 events/s sustained; a row visible within 2 s (p99) at
+ * 1,000 events/s.
+ *
+ * 1. Throughput: BENCH_LOG_EVENTS (300,000) gateway-shaped events are produced to a fresh
+ *    6-partition topic first; then a log-ingest instance starts on a throwaway, migrated
+ *    database and the time to store them all is measured (from its first committed batch to
+ *    the last, and from start including the group join).
+ * 2. Latency: a second topic receives BENCH_LOG_RATE (1,000) events/s for BENCH_LOG_SECONDS
+ *    (20) s, in 10 ms ticks as a gateway would send them, while log-ingest runs; a poller
+ *    looks the pending ids up every 20 ms. Latency = row found − send started (so it includes
+ *    the produce round trip, the consumer's fetch wait and the transaction; the poll adds ≤ 20 ms).
+ *
+ * Everything it creates (database, topics) is removed at the end.
+ */
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { createThrowawayDatabase, migrate } from '@flowgate/db';
+import { createLogger } from '@flowgate/platform';
+import type { RequestLogEvent } from '@flowgate/contracts';
+import { Partitioners, type Producer } from 'kafkajs';
+import { Pool } from 'pg';
+import { loadLogIngestConfig } from '../apps/log-ingest/src/config';
+import { createLogIngest, type LogIngest } from '../apps/log-ingest/src/log-ingest';
+import { connectProducer, createTopic, makeEvent, sendEvents, testKafka, uniqueName } from '../apps/log-ingest/src/testing/request-log-fixtures';
+
+const EVENTS = Number(process.env.BENCH_LOG_EVENTS ?? 300_000);
+const RATE = Number(process.env.BENCH_LOG_RATE ?? 1000);
+const SECONDS = Number(process.env.BENCH_LOG_SECONDS ?? 20);
+const TARGET = 20_000;
+
+const baseConfig = loadLogIngestConfig();
+const kafka = testKafka(baseConfig.kafkaBrokers, 'flowgate-bench');
+const logger = createLogger('log-ingest-bench', process.env.LOG_LEVEL ?? 'warn');
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A realistic mix: a few hundred projects, keys on most requests, some errors. */
+function benchEvent(i: number, projects: string[], keys: string[], time = new Date()): RequestLogEvent {
+  const project = projects[i % projects.length];
+  const failed = i % 20 === 0;
+  return makeEvent({
+    project_id: project,
+    path: `/endpoint-${i % 17}`,
+    method: i % 3 === 0 ? 'POST' : 'GET',
+    status: failed ? 429 : 200,
+    code: failed ? 'rate_limited' : null,
+    duration_ms: (i % 250) / 10,
+    key_id: i % 4 === 0 ? null : keys[i % keys.length],
+    time: time.toISOString(),
+  });
+}
+
+function ids(n: number): string[] {
+  return Array.from({ length: n }, () => randomUUID());
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+async function rowsInserted(ingest: LogIngest): Promise<number> {
+  const metric = await ingest.metrics.getSingleMetric('flowgate_log_ingest_rows_inserted_total')?.get();
+  return metric?.values[0]?.value ?? 0;
+}
+
+function ingestFor(topic: string, databaseUrl: string): LogIngest {
+  return createLogIngest(
+    loadLogIngestConfig({ ...process.env, DATABASE_URL: databaseUrl, KAFKA_LOG_TOPIC: topic, KAFKA_LOG_DLQ_TOPIC: `${topic}.dlq`, LOG_INGEST_GROUP: topic }),
+    { logger },
+  );
+}
+
+async function preload(topic: string, projects: string[], keys: string[]): Promise<number> {
+  // A plain (non-idempotent) producer with several requests in flight: this is set-up, not measured.
+  const producer = kafka.producer({ allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner });
+  await producer.connect();
+  const started = performance.now();
+  try {
+    const chunk = 2000;
+    const inFlight: Promise<unknown>[] = [];
+    for (let sent = 0; sent < EVENTS; sent += chunk) {
+      const events = Array.from({ length: Math.min(chunk, EVENTS - sent) }, (_, j) => benchEvent(sent + j, projects, keys));
+      inFlight.push(producer.send({ topic, acks: -1, messages: events.map((e) => ({ key: e.project_id, value: JSON.stringify(e) })) }));
+      if (inFlight.length >= 8) await inFlight.shift();
+    }
+    await Promise.all(inFlight);
+  } finally {
+    await producer.disconnect();
+  }
+  return (performance.now() - started) / 1000;
+}
+
+async function measureThroughput(databaseUrl: string, projects: string[], keys: string[]) {
+  const topic = uniqueName('bench-log-ingest');
+  await createTopic(kafka, topic, 6);
+  const produceSeconds = await preload(topic, projects, keys);
+  console.log(`produced ${EVENTS} events in ${produceSeconds.toFixed(1)} s`);
+
+  const ingest = ingestFor(topic, databaseUrl);
+  const started = performance.now();
+  await ingest.start();
+  let firstRowAt = 0;
+  let inserted = 0;
+  const deadline = Date.now() + Math.max(120_000, EVENTS / 2);
+  while (inserted < EVENTS) {
+    if (Date.now() > deadline) throw new Error(`only ${inserted} of ${EVENTS} rows stored in time`);
+    await sleep(25);
+    inserted = await rowsInserted(ingest);
+    if (inserted > 0 && firstRowAt === 0) firstRowAt = performance.now();
+  }
+  const finished = performance.now();
+  await ingest.stop();
+  return {
+    topic,
+    sustained: EVENTS / ((finished - firstRowAt) / 1000),
+    overall: EVENTS / ((finished - started) / 1000),
+    seconds: (finished - started) / 1000,
+  };
+}
+
+async function measureLatency(pool: Pool, databaseUrl: string, projects: string[], keys: string[]) {
+  const topic = uniqueName('bench-log-latency');
+  await createTopic(kafka, topic, 6);
+  const ingest = ingestFor(topic, databaseUrl);
+  await ingest.start();
+  const producer: Producer = await connectProducer(kafka);
+  const pending = new Map<string, { sentAt: number; time: string }>();
+  const latencies: number[] = [];
+  let producing = true;
+
+  const poller = (async () => {
+    while (producing || pending.size > 0) {
+      await sleep(20);
+      if (pending.size === 0) continue;
+      const entries = [...pending.entries()];
+      const { rows } = await pool.query<{ id: string }>(
+        `SELECT r.id FROM request_logs r
+           JOIN unnest($1::timestamptz[], $2::uuid[]) AS p(time, id) ON r.time = p.time AND r.id = p.id`,
+        [entries.map(([, v]) => v.time), entries.map(([id]) => id)],
+      );
+      const seenAt = performance.now();
+      for (const { id } of rows) {
+        latencies.push(seenAt - pending.get(id)!.sentAt);
+        pending.delete(id);
+      }
+    }
+  })();
+
+  const perTick = Math.max(1, Math.round(RATE / 100));
+  const ticks = SECONDS * 100;
+  const begin = performance.now();
+  const sends: Promise<void>[] = [];
+  for (let tick = 0; tick < ticks; tick += 1) {
+    const due = begin + tick * 10;
+    const wait = due - performance.now();
+    if (wait > 0) await sleep(wait);
+    const now = new Date();
+    const events = Array.from({ length: perTick }, (_, j) => benchEvent(tick * perTick + j, projects, keys, now));
+    const sentAt = performance.now();
+    for (const e of events) pending.set(e.id, { sentAt, time: e.time });
+    sends.push(sendEvents(producer, topic, events));
+  }
+  await Promise.all(sends);
+  producing = false;
+  const drainDeadline = Date.now() + 30_000;
+  while (pending.size > 0 && Date.now() < drainDeadline) await sleep(50);
+  const missing = pending.size;
+  pending.clear();
+  await poller;
+  await producer.disconnect();
+  await ingest.stop();
+  latencies.sort((a, b) => a - b);
+  return { topic, sent: ticks * perTick, missing, p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: latencies[latencies.length - 1] };
+}
+
+async function main(): Promise<void> {
+  const database = await createThrowawayDatabase('flowgate_bench', baseConfig.databaseUrl);
+  const pool = new Pool({ connectionString: database.url, max: 2 });
+  const topics: string[] = [];
+  try {
+    await migrate(database.url, { quiet: true });
+    const projects = ids(200);
+    const keys = ids(500);
+    console.log(`log-ingest bench: ${EVENTS} events, then ${RATE}/s for ${SECONDS} s (database ${database.name})`);
+
+    const throughput = await measureThroughput(database.url, projects, keys);
+    topics.push(throughput.topic, `${throughput.topic}.dlq`);
+    console.log(
+      `ingest: ${Math.round(throughput.sustained)} events/s sustained (first to last batch), ` +
+        `${Math.round(throughput.overall)} events/s including start-up (${throughput.seconds.toFixed(1)} s) — target ≥ ${TARGET}`,
+    );
+
+    const latency = await measureLatency(pool, database.url, projects, keys);
+    topics.push(latency.topic, `${latency.topic}.dlq`);
+    console.log(
+      `latency at ${RATE}/s: p50 ${latency.p50.toFixed(0)} ms, p99 ${latency.p99.toFixed(0)} ms, max ${latency.max.toFixed(0)} ms ` +
+        `(${latency.sent} sent, ${latency.missing} not visible after 30 s) — target p99 ≤ 2000 ms`,
+    );
+
+    const { rows } = await pool.query<{ rows: string; distinct: string }>('SELECT count(*) AS rows, count(DISTINCT id) AS distinct FROM request_logs');
+    const expected = EVENTS + latency.sent;
+    console.log(`stored ${rows[0].rows} rows (${rows[0].distinct} distinct) of ${expected} sent`);
+    console.log(
+      JSON.stringify({
+        bench: 'log-ingest',
+        events: EVENTS,
+        ingest_events_per_s: Math.round(throughput.sustained),
+        ingest_events_per_s_with_startup: Math.round(throughput.overall),
+        target_events_per_s: TARGET,
+        latency_rate_per_s: RATE,
+        latency_p50_ms: Math.round(latency.p50),
+        latency_p99_ms: Math.round(latency.p99),
+        latency_max_ms: Math.round(latency.max),
+        stored: Number(rows[0].rows),
+        sent: expected,
+        ok: throughput.sustained >= TARGET && latency.p99 <= 2000 && Number(rows[0].distinct) === expected,
+      }),
+    );
+  } finally {
+    await pool.end();
+    await database.drop();
+    const admin = kafka.admin();
+    await admin.connect();
+    await admin.deleteTopics({ topics }).catch(() => undefined);
+    await admin.disconnect();
+  }
+}
+
+main().catch((error) => {
+  console.error(`log-ingest bench failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});
