@@ -48,7 +48,6 @@ const schema = z
     LOGIN_THROTTLE_WINDOW_SECONDS: env.positiveInt(900),
     PUBLICATION_EPOCH_CHECK_SECONDS: env.positiveInt(5),
     PUBLICATION_RECONCILE_SECONDS: env.positiveInt(300),
-    PUBLICATION_SWEEP_ORPHANS: z.enum(['true', 'false']).default('false'),
     LOG_LEVEL: env.logLevel,
     NODE_ENV: env.nodeEnv,
   })
@@ -87,7 +86,6 @@ const schema = z
     publication: {
       epochCheckSeconds: value.PUBLICATION_EPOCH_CHECK_SECONDS,
       reconcileSeconds: value.PUBLICATION_RECONCILE_SECONDS,
-      sweepOrphans: value.PUBLICATION_SWEEP_ORPHANS === 'true',
       /** Republish at boot and run the epoch watch and the reconcile; tests switch it off. */
       background: true,
     },

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { PrismaClient } from '@flowgate/db';
 import { PinoLogger } from 'nestjs-pino';
 import { CONFIG, type ControlPlaneConfig } from '../config/control-plane.config';
 import { MetricsService } from '../health/metrics.service';
@@ -21,10 +20,10 @@ async function forEachLimit<T>(items: T[], limit: number, work: (item: T) => Pro
 export type RepublishReason = 'startup' | 'epoch_missing' | 'reconcile';
 
 /**
- * Keeps Redis equal to PostgreSQL: republishes everything at start-up, whenever the epoch marker
- * is missing (Redis restarted empty, was flushed or failed over), and periodically. The optional
- * orphan sweep removes records of projects and keys PostgreSQL no longer has; it is off by
- * default because it assumes this Redis serves no other Flowgate installation (or test run).
+ * Keeps Redis equal to PostgreSQL: republishes every project (document, subdomain, key records)
+ * at start-up, whenever the epoch marker is missing (Redis restarted empty, was flushed or failed
+ * over), and periodically. Records are only ever rewritten from PostgreSQL, never swept: Redis may
+ * be shared with other installations or test runs, whose records this one cannot tell apart.
  */
 @Injectable()
 export class PublicationReconciler implements OnApplicationBootstrap, OnModuleDestroy {
@@ -38,7 +37,6 @@ export class PublicationReconciler implements OnApplicationBootstrap, OnModuleDe
     private readonly store: PublicationStore,
     private readonly metrics: MetricsService,
     private readonly logger: PinoLogger,
-    @Inject(PrismaClient) private readonly prisma: PrismaClient,
     @Inject(CONFIG) private readonly config: ControlPlaneConfig,
   ) {
     logger.setContext('PublicationReconciler');
@@ -82,60 +80,10 @@ export class PublicationReconciler implements OnApplicationBootstrap, OnModuleDe
     await forEachLimit(ids, CONCURRENCY, async (id) => {
       if (await this.publication.republishProject(id)) published++;
     });
-    if (this.config.publication.sweepOrphans) await this.sweepOrphans(new Set(ids));
     await this.store.announceRepublish(epoch);
     this.metrics.republishes.inc({ reason });
     this.logger.info({ reason, projects: published, epoch }, 'republished every project');
     return { projects: published, epoch };
-  }
-
-  /** Removes subdomain, project and key records that PostgreSQL does not back, each checked again under its project's lock. */
-  private async sweepOrphans(known: Set<string>): Promise<void> {
-    for await (const keys of this.store.scan('fg:project:*')) {
-      for (const key of keys) {
-        const projectId = /^fg:project:\{(.+)\}$/.exec(key)?.[1];
-        if (projectId && !known.has(projectId))
-          await this.removeIfStale(projectId, key, async () => !(await this.projectExists(projectId)));
-      }
-    }
-    for await (const keys of this.store.scan('fg:sub:*')) {
-      for (const key of keys) {
-        const projectId = await this.store.get(key);
-        if (!projectId) continue;
-        const subdomain = key.slice('fg:sub:'.length);
-        await this.removeIfStale(projectId, key, async () => {
-          if ((await this.store.get(key)) !== projectId) return false;
-          const project = await this.prisma.project.findUnique({ where: { id: projectId }, select: { subdomain: true } });
-          return project?.subdomain !== subdomain;
-        });
-      }
-    }
-    for await (const keys of this.store.scan('fg:key:*')) {
-      for (const key of keys) {
-        const keyHash = /^fg:key:\{([0-9a-f]{64})\}$/.exec(key)?.[1];
-        const projectId = await this.store.hget(key, 'project_id');
-        if (!keyHash || !projectId) continue;
-        await this.removeIfStale(projectId, key, async () => {
-          const stored = await this.prisma.apiKey.findUnique({ where: { keyHash }, select: { projectId: true } });
-          return stored?.projectId !== projectId;
-        });
-      }
-    }
-  }
-
-  private async removeIfStale(projectId: string, key: string, isStale: () => Promise<boolean>): Promise<void> {
-    if (!/^[0-9a-f-]{36}$/.test(projectId)) return;
-    await this.repository.transaction(async (tx) => {
-      await this.repository.lock(tx, projectId);
-      if (await isStale()) {
-        await this.store.del(key);
-        this.logger.info({ key }, 'removed an orphaned Redis record');
-      }
-    });
-  }
-
-  private async projectExists(projectId: string): Promise<boolean> {
-    return (await this.prisma.project.count({ where: { id: projectId } })) > 0;
   }
 
   private every(seconds: number, task: () => Promise<unknown>): void {

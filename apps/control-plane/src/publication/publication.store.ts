@@ -93,28 +93,6 @@ export class PublicationStore {
     await this.exec(multi, 'republish');
   }
 
-  /** Stale records of the layout, for the orphan sweep. */
-  async *scan(pattern: 'fg:sub:*' | 'fg:project:*' | 'fg:key:*'): AsyncGenerator<string[]> {
-    let cursor = '0';
-    do {
-      const [next, keys] = await this.redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
-      cursor = next;
-      if (keys.length) yield keys;
-    } while (cursor !== '0');
-  }
-
-  get(key: string): Promise<string | null> {
-    return this.redis.get(key);
-  }
-
-  hget(key: string, field: string): Promise<string | null> {
-    return this.redis.hget(key, field);
-  }
-
-  async del(...keys: string[]): Promise<void> {
-    if (keys.length) await this.redis.del(...keys);
-  }
-
   private announce(multi: ChainableCommander, change: ConfigChange): void {
     multi.incr(CONFIG_SEQ_KEY).publish(CHANGES_CHANNEL, JSON.stringify(change));
   }
