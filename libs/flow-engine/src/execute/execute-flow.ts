@@ -13,10 +13,11 @@ const ABSOLUTE_DEADLINE_THRESHOLD = 1e12;
  * continuation, so a flow without such blocks awaits nothing.
  */
 export function executeFlow(flow: PreparedFlow, request: FlowRequest, ports: FlowPorts, options: ExecuteOptions = {}): Promise<FlowResult> {
-  let step = flow.entry;
+  let step: Step | null = null;
   try {
     if (options.signal?.aborted) return Promise.resolve(interrupted(new RunInterrupted('cancelled'), null));
     const run = flow.startRun(request, ports, deadlineAt(options.deadlineMs), options.signal);
+    step = flow.entry;
     while (step !== null) {
       if (step.async) return continueAsync(run, step);
       step = advance(step, step.execute(run));
