@@ -123,6 +123,14 @@ function lastLine(text) {
   return (text ?? '').trim().split('\n').filter(Boolean).pop() ?? '';
 }
 
+/** The most telling line of a failed command's output (a FATAL/error line before a generic last one). */
+function telling(text) {
+  const lines = (text ?? '').trim().split('\n').filter(Boolean);
+  const reversed = [...lines].reverse();
+  const line = [/FATAL|ERROR/, /invalid|could not|denied|No space/i].map((re) => reversed.find((l) => re.test(l))).find(Boolean);
+  return (line ?? lines.at(-1) ?? '').replace(/^.*?\b(FATAL|ERROR):\s*/, '').trim();
+}
+
 function isAlive(pid) {
   try {
     process.kill(pid, 0);
@@ -258,8 +266,9 @@ async function ensurePostgres(url, log, quiet, started) {
     if (cluster.status !== 'online') {
       log.step(`starting PostgreSQL ${cluster.version}/${cluster.name} on port ${port}`);
       const result = run('pg_ctlcluster', ['--skip-systemctl-redirect', cluster.version, cluster.name, 'start'], { quiet: true });
+      const logFile = `/var/log/postgresql/postgresql-${cluster.version}-${cluster.name}.log`;
       if (!result.ok) {
-        throw new ServiceError(`PostgreSQL ${cluster.version}/${cluster.name} on port ${port} is stopped and could not be started — ${lastLine(result.output)}`);
+        throw new ServiceError(`PostgreSQL ${cluster.version}/${cluster.name} on port ${port} is stopped and could not be started — ${telling(`${result.output}\n${tailOf(logFile, 20)}`)} (log: ${logFile})`);
       }
       recordStarted('postgres', { version: cluster.version, cluster: cluster.name, port });
       started.push('postgres');
@@ -308,7 +317,7 @@ async function ensureRedis(url, log, quiet, started) {
       ],
       { quiet: true },
     );
-    if (!result.ok) throw new ServiceError(`Redis on port ${port} could not be started — ${lastLine(result.output)}`);
+    if (!result.ok) throw new ServiceError(`Redis on port ${port} could not be started — ${telling(result.output)}`);
     const deadline = Date.now() + 20000;
     while (!(await pingRedis(host, port))) {
       if (Date.now() > deadline) throw new ServiceError(`Redis on port ${port} did not answer within 20 s — see .run/redis-${port}.log`);
@@ -480,7 +489,7 @@ function formatKafkaStorage(serverProperties, log, quiet) {
   void quiet;
 }
 
-function tail(file, lines = 20) {
+function tailOf(file, lines = 20) {
   return readFileOr(file, '').trimEnd().split('\n').slice(-lines).join('\n');
 }
 
@@ -539,7 +548,7 @@ async function ensureKafka(brokersText, topics, log, quiet, started) {
       const deadline = Date.now() + Number(process.env.KAFKA_START_TIMEOUT_MS ?? 120000);
       while (!(await kafkaAnswers(brokers))) {
         if (pid && !isAlive(pid)) {
-          const lines = tail(kafkaLog, 200).split('\n');
+          const lines = tailOf(kafkaLog, 200).split('\n');
           const reason = lines.reverse().find((l) => /ERROR|Exception/.test(l)) ?? lines[0] ?? 'no log';
           throw new ServiceError(`Kafka exited at start-up — ${reason.trim()} (see .cache/kafka/server.log)`);
         }
