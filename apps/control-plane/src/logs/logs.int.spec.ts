@@ -1,0 +1,146 @@
+import { randomUUID } from 'node:crypto';
+import { Prisma } from '@flowgate/db';
+import { type TestAccount, type TestApp, startTestApp } from '../testing/test-app';
+
+interface Row {
+  id: string;
+  time: Date;
+  path: string;
+  method: string;
+  status: number;
+  duration_ms: number;
+  key_id: string | null;
+  code: string | null;
+}
+
+describe('logs API (real PostgreSQL)', () => {
+  let t: TestApp;
+  let owner: TestAccount;
+  let projectId: string;
+  let base: string;
+  const rows: Row[] = [];
+  const start = Date.parse('2026-03-01T12:00:00.000Z');
+  const keyId = randomUUID();
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    owner = await t.signup();
+    projectId = (await t.createProject(owner)).id;
+    base = `/v1/projects/${projectId}/logs`;
+    for (let i = 0; i < 30; i++) {
+      rows.push({
+        id: randomUUID(),
+        // Entries 10 and 11 share a time: the id breaks the tie.
+        time: new Date(start + (i === 11 ? 10 : i) * 1000),
+        path: ['/orders', '/api/orders', '/users'][i % 3]!,
+        method: i % 2 ? 'POST' : 'GET',
+        status: i % 5 === 0 ? 500 : 200,
+        duration_ms: i + 0.5,
+        key_id: i % 4 === 0 ? keyId : null,
+        code: i % 5 === 0 ? 'flow_error' : null,
+      });
+    }
+    await t.prisma.$executeRaw`
+      INSERT INTO request_logs (id, time, project_id, endpoint_id, path, method, status, code, duration_ms, key_id)
+      VALUES ${Prisma.join(
+        rows.map(
+          (r) =>
+            Prisma.sql`(${r.id}::uuid, ${r.time}, ${projectId}::uuid, NULL, ${r.path}, ${r.method}, ${r.status}, ${r.code}, ${r.duration_ms}, ${r.key_id}::uuid)`,
+        ),
+      )}`;
+  });
+  afterAll(async () => {
+    await t.prisma.$executeRaw`DELETE FROM request_logs WHERE project_id = ${projectId}::uuid`;
+    await t.close();
+  });
+
+  /** Newest first, ties by id descending: the order the API promises. */
+  const newestFirst = (list: Row[]) =>
+    [...list].sort((x, y) => y.time.getTime() - x.time.getTime() || (x.id < y.id ? 1 : x.id > y.id ? -1 : 0));
+  const ids = (items: Array<{ id: string }>) => items.map((item) => item.id);
+
+  it('returns entries newest first in the documented shape', async () => {
+    const response = await t.http().get(base).set(owner.auth).expect(200);
+    expect(ids(response.body.items)).toEqual(ids(newestFirst(rows)));
+    expect(response.body).toMatchObject({ next_cursor: null, prev_cursor: null });
+    const newest = newestFirst(rows)[0]!;
+    expect(response.body.items[0]).toEqual({
+      id: newest.id,
+      endpoint: newest.path,
+      time: newest.time.toISOString(),
+      method: newest.method,
+      status: newest.status,
+      duration_ms: newest.duration_ms,
+      key_id: newest.key_id,
+      code: newest.code,
+    });
+  });
+
+  it('pages forward with next_cursor and back with prev_cursor over the same pages', async () => {
+    const pages: string[][] = [];
+    let response = await t.http().get(base).query({ limit: 7 }).set(owner.auth).expect(200);
+    pages.push(ids(response.body.items));
+    while (response.body.next_cursor) {
+      response = await t.http().get(base).query({ limit: 7, cursor: response.body.next_cursor }).set(owner.auth).expect(200);
+      pages.push(ids(response.body.items));
+    }
+    expect(pages.map((p) => p.length)).toEqual([7, 7, 7, 7, 2]);
+    expect(pages.flat()).toEqual(ids(newestFirst(rows)));
+
+    const back: string[][] = [];
+    while (response.body.prev_cursor) {
+      response = await t.http().get(base).query({ limit: 7, cursor: response.body.prev_cursor }).set(owner.auth).expect(200);
+      back.push(ids(response.body.items));
+    }
+    expect(back).toEqual(pages.slice(0, -1).reverse());
+    // Back on the first page leads Next to the second page again.
+    const forward = await t.http().get(base).query({ limit: 7, cursor: response.body.next_cursor }).set(owner.auth).expect(200);
+    expect(ids(forward.body.items)).toEqual(pages[1]);
+  });
+
+  it.each([
+    [{ status: 500 }, (r: Row) => r.status === 500],
+    [{ method: 'post' }, (r: Row) => r.method === 'POST'],
+    [{ endpoint: '/orders' }, (r: Row) => r.path === '/orders' || r.path === '/api/orders'],
+    [{ endpoint: '/api/orders' }, (r: Row) => r.path === '/api/orders'],
+    [{ endpoint: 'users', status: 200, method: 'GET' }, (r: Row) => r.path === '/users' && r.status === 200 && r.method === 'GET'],
+    [
+      { from: new Date(start + 5000).toISOString(), to: new Date(start + 20000).toISOString() },
+      (r: Row) => r.time.getTime() >= start + 5000 && r.time.getTime() < start + 20000,
+    ],
+    [{ status: '' }, () => true],
+  ])('filters by %j', async (query, keep) => {
+    const expected = ids(newestFirst(rows.filter(keep)));
+    expect(expected.length).toBeGreaterThan(0);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const response: { body: { items: Array<{ id: string }>; next_cursor: string | null } } = await t.http()
+        .get(base)
+        .query({ ...query, limit: 4, ...(cursor ? { cursor } : {}) })
+        .set(owner.auth)
+        .expect(200);
+      seen.push(...ids(response.body.items));
+      cursor = response.body.next_cursor;
+    } while (cursor);
+    expect(seen).toEqual(expected);
+  });
+
+  it.each([
+    [{ limit: 0 }, 'limit'],
+    [{ limit: 201 }, 'limit'],
+    [{ status: 'abc' }, 'status'],
+    [{ status: 99 }, 'status'],
+    [{ method: 'G E T' }, 'method'],
+    [{ from: 'yesterday' }, 'from'],
+    [{ cursor: 'garbage' }, 'cursor'],
+  ])('refuses %j with 400 naming %s', async (query, path) => {
+    const response = await t.http().get(base).query(query).set(owner.auth).expect(400);
+    expect(response.body).toMatchObject({ success: false, code: 'invalid_request', details: [{ path, message: expect.any(String) }] });
+  });
+
+  it('accepts limit 200', async () => {
+    const response = await t.http().get(base).query({ limit: 200 }).set(owner.auth).expect(200);
+    expect(response.body.items).toHaveLength(30);
+  });
+});

@@ -1,0 +1,44 @@
+import { buildPublishedProject, publishedKeyFields, type ProjectServingState } from './published-project.builder';
+
+const state: ProjectServingState = {
+  id: 'p1',
+  subdomain: 'shop',
+  requireAuth: true,
+  revision: 7,
+  integrations: [
+    { kind: 'text_generation', provider: 'anthropic', secretEncrypted: 'sealed-a', settings: { default_model: 'claude' } },
+    { kind: 'email', provider: 'sendgrid', secretEncrypted: 'sealed-b', settings: { verified_domains: ['shop.example'] } },
+  ],
+  routes: [
+    { endpointId: 'e2', name: 'Users', method: 'GET', path: '/users', auth: 'user', queryParams: [], version: 1, compiled: { c: 2 } },
+    { endpointId: 'e1', name: 'Orders', method: 'POST', path: '/orders', auth: 'none', queryParams: [{ key: 'id' }], version: 3, compiled: { c: 1 } },
+  ],
+  keys: [{ id: 'k1', keyHash: 'h'.repeat(64), permission: 'admin', ratelimitMin: 30 }],
+};
+
+describe('published project document', () => {
+  it('follows the Redis contract, with secrets resealed and routes in a stable order', () => {
+    expect(buildPublishedProject(state, (sealed) => `resealed:${sealed}`)).toEqual({
+      id: 'p1',
+      subdomain: 'shop',
+      require_auth: true,
+      revision: 7,
+      integrations: {
+        text_generation: { provider: 'anthropic', api_key_encrypted: 'resealed:sealed-a', default_model: 'claude' },
+        email: { provider: 'sendgrid', api_key_encrypted: 'resealed:sealed-b', verified_domains: ['shop.example'] },
+      },
+      routes: [
+        { endpoint_id: 'e1', name: 'Orders', method: 'POST', path: '/orders', auth: 'none', query_params: [{ key: 'id', default: null }], version: 3, compiled: { c: 1 } },
+        { endpoint_id: 'e2', name: 'Users', method: 'GET', path: '/users', auth: 'user', query_params: [], version: 1, compiled: { c: 2 } },
+      ],
+    });
+  });
+
+  it('publishes no integration that is not configured', () => {
+    expect(buildPublishedProject({ ...state, integrations: [] }, (s) => s).integrations).toEqual({ text_generation: null, email: null });
+  });
+
+  it('writes key records as strings', () => {
+    expect(publishedKeyFields('p1', state.keys[0]!)).toEqual({ id: 'k1', project_id: 'p1', permission: 'admin', ratelimit_min: '30' });
+  });
+});
