@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The local stack: `npm start` (foreground, Ctrl-C stops it), `npm run up` (background, returns
 // once every service answers its readiness URL), `npm run down` (stops what we started),
-// `node scripts/stack.js status`. `start`/`up` accept app names to run only those
+// `node scripts/stack.js status`, `node scripts/stack.js env` (shell exports of the stack's
+// variables, for running one app alone). `start`/`up` accept app names to run only those
 // (`node scripts/stack.js up control-plane gateway`).
 //
 // Before the apps: npm dependencies, the Prisma client, PostgreSQL/Redis/Kafka (started or
@@ -207,11 +208,20 @@ async function status() {
   }
 }
 
+/** Shell exports of the stack's variables: `eval "$(node scripts/stack.js env)"` before running one app alone. */
+function printEnv() {
+  const env = stackEnv();
+  const names = Object.keys(env)
+    .filter((name) => /^(DATABASE_URL|REDIS_URL|KAFKA_BROKERS|NODE_ENV|GATEWAY_|CONTROL_PLANE_|LOG_INGEST_|WORKER_|DASHBOARD_|FLOWGATE_)/.test(name))
+    .sort();
+  for (const name of names) process.stdout.write(`export ${name}='${env[name].replace(/'/g, `'\\''`)}'\n`);
+}
+
 async function main() {
   const [command, ...rest] = process.argv.slice(2);
-  const commands = { start: () => start(rest), up: () => up(rest), down, status };
+  const commands = { start: () => start(rest), up: () => up(rest), down, status, env: printEnv };
   if (!commands[command]) {
-    process.stderr.write('usage: node scripts/stack.js start|up|down|status [service…]\n');
+    process.stderr.write('usage: node scripts/stack.js start|up|down|status|env [service…]\n');
     process.exit(2);
   }
   await commands[command]();

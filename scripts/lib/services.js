@@ -635,6 +635,7 @@ module.exports = {
   stopStartedServices,
   probeTcp,
   pingRedis,
+  kafkaAnswers,
   isAlive,
   paths: { root, runDir, kafkaDir, kafkaLog, kafkaPidFile, startedFile, lockFile },
 };
