@@ -8,6 +8,12 @@ export const MAX_QUERY_PARAMS = 10;
 const RESERVED_FIRST_SEGMENT = /^\/(?:api|admin|_[^/]*)(?:\/|$)/i;
 const PATH_PATTERN = /^\/(?:[A-Za-z0-9._~-]+(?:\/[A-Za-z0-9._~-]+)*)?$/;
 
+function withoutTrailingSlashes(path: string): string {
+  let end = path.length;
+  while (end > 1 && path[end - 1] === '/') end--;
+  return path.slice(0, end);
+}
+
 export const queryParamSchema = z.object({
   key: z
     .string()
@@ -27,7 +33,7 @@ export const endpointSettingsSchema = z.object({
     .trim()
     .max(200)
     // "/orders/" and "/orders" are one endpoint.
-    .transform((path) => (path.length > 1 ? path.replace(/\/+$/, '') : path))
+    .transform(withoutTrailingSlashes)
     .pipe(
       z
         .string()

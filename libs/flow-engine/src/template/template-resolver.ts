@@ -33,6 +33,13 @@ export class ResolverFactory {
       case 'object': {
         const keys = ast.entries.map(([key]) => key);
         const values = ast.entries.map(([, item]) => this.value(item));
+        if (!keys.includes('__proto__')) {
+          return (run) => {
+            const object: Record<string, unknown> = {};
+            for (let i = 0; i < keys.length; i++) object[keys[i]] = values[i](run);
+            return object;
+          };
+        }
         return (run) => {
           const object: Record<string, unknown> = {};
           for (let i = 0; i < keys.length; i++) setOwn(object, keys[i], values[i](run));

@@ -31,6 +31,10 @@ describe('Condition block', () => {
     await expect(decide('pear', 'gt', 'apple')).resolves.toBe(true);
   });
 
+  it('compares a very long digit string that is not a number as text', async () => {
+    await expect(decide(`${'9'.repeat(200_000)}x`, 'gt', '10')).resolves.toBe(true);
+  });
+
   it('answers false for ordering comparisons it cannot make', async () => {
     await expect(decide('{body.none}', 'lt', '5', {})).resolves.toBe(false);
     await expect(decide('{body.obj}', 'gt', '1', { obj: { a: 1 } })).resolves.toBe(false);

@@ -10,7 +10,8 @@ const config = <M extends KitMode>(kit: ConfigKit<M>) =>
     pattern: kit.template(textSource('Pattern')),
     flags: z
       .string()
-      .regex(REGEX_FLAGS_PATTERN, { error: 'may contain each of i, m, s, g, u at most once' })
+      .regex(REGEX_FLAGS_PATTERN, { error: 'may contain only i, m, s, g and u' })
+      .refine((flags) => new Set(flags).size === flags.length, { error: 'may name each flag once' })
       .default('')
       .meta({ title: 'Flags' }),
     ref: refField(),

@@ -8,9 +8,13 @@ export interface Mailbox {
   domain: string;
 }
 
+/** Longer than any real mailbox; refusing it early also bounds the regexes' work. */
+const MAX_MAILBOX_LENGTH = 512;
+
 /** `Display Name <addr@domain>`, `"Name, Inc." <addr@domain>` or a bare `addr@domain`. */
 export function parseMailbox(text: string): Mailbox | null {
   const trimmed = text.trim();
+  if (trimmed.length > MAX_MAILBOX_LENGTH) return null;
   const named = NAMED.exec(trimmed);
   const name = named ? (named[1] ?? named[2]).trim() : '';
   const address = named ? named[3] : trimmed;

@@ -55,6 +55,11 @@ describe('text encodings', () => {
     expect(() => TEXT_CODECS[encoding].decode(input)).toThrow(message);
   });
 
+  it('refuses long malformed input promptly, without pathological backtracking', () => {
+    expect(() => TEXT_CODECS.base64.decode(`${'='.repeat(200_000)}x`)).toThrow('input is not valid Base64');
+    expect(() => TEXT_CODECS.hex.decode(`${'ab'.repeat(200_000)}x`)).toThrow('input is not valid hex');
+  });
+
   describe.each(TEXT_ENCODINGS)('%s round trip', (encoding) => {
     const codec = TEXT_CODECS[encoding];
     it('decodes what it encodes, for any Unicode text', () => {

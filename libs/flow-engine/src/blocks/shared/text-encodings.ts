@@ -51,11 +51,11 @@ const BASE64URL = /^[A-Za-z0-9_-]*={0,2}$/;
 function decodeBase64(encoded: string, alphabet: RegExp, urlSafe: boolean): string {
   const name = urlSafe ? 'Base64URL' : 'Base64';
   const compact = encoded.replace(WHITESPACE, '');
+  // The alphabet check comes first: it allows `=` only as the last two characters.
+  if (!alphabet.test(compact)) throw new BlockFailure(`input is not valid ${name}`);
   const unpadded = compact.replace(/=+$/, '');
   const padded = compact.length !== unpadded.length;
-  if (!alphabet.test(compact) || unpadded.length % 4 === 1 || (padded && compact.length % 4 !== 0)) {
-    throw new BlockFailure(`input is not valid ${name}`);
-  }
+  if (unpadded.length % 4 === 1 || (padded && compact.length % 4 !== 0)) throw new BlockFailure(`input is not valid ${name}`);
   const standard = urlSafe ? unpadded.replace(/-/g, '+').replace(/_/g, '/') : unpadded;
   const bytes = latin1ToBytes(atob(standard));
   if (bytes === null) throw new BlockFailure(`input is not valid ${name}`);
