@@ -32,7 +32,7 @@ const ROOTS_HINT = 'references start with params., local., result., body., reque
 /** Reports references that can never hold a value where they are used. */
 export function checkReference(ref: Reference, field: string, scope: ReferenceScope, diagnostics: BlockDiagnostics): void {
   const written = `{${ref.text}}`;
-  const forbidden = ref.path.find((segment) => FORBIDDEN_SEGMENTS.has(segment)) ?? (ref.name !== undefined && FORBIDDEN_SEGMENTS.has(ref.name) ? ref.name : undefined);
+  const forbidden = [ref.name ?? '', ...ref.path].find((segment) => FORBIDDEN_SEGMENTS.has(segment));
   if (forbidden !== undefined) {
     diagnostics.error('forbidden_path_segment', field, `${written} uses "${forbidden}", which references may not contain.`);
     return;

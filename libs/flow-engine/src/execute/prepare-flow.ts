@@ -76,7 +76,10 @@ class Slots implements SlotTable {
 /** Throws when the document is not a compiled flow this engine understands. */
 export function prepareFlow(compiled: CompiledFlow): PreparedFlow {
   const parsed = compiledFlowSchema.safeParse(compiled);
-  if (!parsed.success) throw new Error(`Malformed compiled flow: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new Error(`Malformed compiled flow: ${problems.join('; ')}`);
+  }
   const flow = parsed.data;
   const slots = new Slots(new Map(flow.query_params.map((param) => [param.key, param.default])));
   const resolvers = new ResolverFactory(slots);

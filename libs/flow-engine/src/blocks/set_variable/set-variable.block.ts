@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { referenceNameSchema } from '../../schema/names';
+import type { TemplateAst } from '../../template/template-ast';
 import { defineBlock, valueSource, type ConfigKit, type KitMode } from '../block-definition';
 
 const config = <M extends KitMode>(kit: ConfigKit<M>) =>
@@ -9,6 +10,10 @@ const config = <M extends KitMode>(kit: ConfigKit<M>) =>
   });
 type SetVariableConfig = z.output<ReturnType<typeof config<'compiled'>>>;
 
+/** Text and literal scalars have nothing below them; a reference or an object may. */
+const isScalar = (value: TemplateAst): boolean =>
+  value.kind === 'text' || (value.kind === 'literal' && (value.value === null || typeof value.value !== 'object'));
+
 export const setVariableBlock = defineBlock<SetVariableConfig>({
   type: 'set_variable',
   label: 'Set Variable',
@@ -16,10 +21,7 @@ export const setVariableBlock = defineBlock<SetVariableConfig>({
   description: 'Stores a value (text, number, boolean, JSON or a reference) as {local.NAME}.',
   config,
   flow: 'next',
-  outputs: ({ name, value }) => [
-    // Text and scalars have nothing below them; anything else (a reference, an object) may.
-    { name, fields: value.kind === 'text' || (value.kind === 'literal' && (value.value === null || typeof value.value !== 'object')) ? [] : null, readableByName: false },
-  ],
+  outputs: ({ name, value }) => [{ name, fields: isScalar(value) ? [] : null, readableByName: false }],
   prepare: ({ name, value }, context) => {
     const slot = context.variable(name);
     const resolve = context.value(value);
