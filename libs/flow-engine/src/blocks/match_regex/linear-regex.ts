@@ -1,5 +1,5 @@
 import { RE2JS } from 're2js';
-import { setOwn } from '../../json';
+import { hasOwn, setOwn } from '../../json';
 
 /**
  * User patterns run on RE2JS, a linear-time engine (no backtracking), so a pattern like
@@ -73,8 +73,6 @@ export class LinearPattern {
       input.length > DFA_PRECHECK_LENGTH && !this.regex.test(input)
         ? null
         : (this.regex.re2().findAllSubmatch(input, -1) as Array<Array<string | null>> | null);
-    const result: Record<string, unknown> = {};
-    for (const [name, index] of this.named) setOwn(result, name, found === null ? null : found[0][index]);
     const matches: string[] = [];
     const captures: Array<string | null> = [];
     if (found !== null) {
@@ -83,9 +81,10 @@ export class LinearPattern {
         for (let group = 1; group < groups.length; group++) captures.push(groups[group]);
       }
     }
-    result.matches = matches;
-    result.captures = captures;
-    result.isMatch = matches.length > 0;
-    return result as MatchResult;
+    const result: MatchResult = { matches, captures, isMatch: found !== null };
+    // A group may be named like a result field (refused at Deploy for static patterns): the
+    // result field wins.
+    for (const [name, index] of this.named) if (!hasOwn(result, name)) setOwn(result, name, found === null ? null : found[0][index]);
+    return result;
   }
 }
