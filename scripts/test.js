@@ -42,9 +42,13 @@ stage('prepare: npm dependencies and Prisma client', () => {
   ensurePrismaClient();
 });
 
+// What this run started, so that a CI run leaves no process behind (a developer's machine
+// keeps them for the next run).
+let startedServices = [];
+
 stage('services: PostgreSQL, Redis, Kafka', async () => {
   const { ensureServices } = require('./lib/services');
-  await ensureServices({ postgres: true, redis: true, kafka: true });
+  ({ started: startedServices } = await ensureServices({ postgres: true, redis: true, kafka: true }));
 });
 
 stage('lint: Nx project graph and ESLint (module boundaries included)', () => {
@@ -61,6 +65,12 @@ stage('jest: unit and integration tests', () => {
   exec('jest', ['--ci', ...jestArgs]);
 });
 
+async function cleanUp() {
+  if (!process.env.CI || startedServices.length === 0) return;
+  const { stopStartedServices } = require('./lib/services');
+  await stopStartedServices({ quiet: true });
+}
+
 async function main() {
   const started = Date.now();
   for (const [index, { name, run }] of stages.entries()) {
@@ -70,10 +80,12 @@ async function main() {
       await run();
     } catch (error) {
       process.stderr.write(`\n✗ stage "${name.split(':')[0]}" failed: ${error.message}\n`);
+      await cleanUp();
       process.exit(1);
     }
     process.stdout.write(`--- ${name.split(':')[0]} passed in ${((Date.now() - stageStarted) / 1000).toFixed(1)} s\n`);
   }
+  await cleanUp();
   process.stdout.write(`\nnpm test: all ${stages.length} stages passed in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 }
 
