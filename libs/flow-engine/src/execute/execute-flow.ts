@@ -1,5 +1,5 @@
 import type { FlowPorts } from '../ports';
-import { BlockFailure, RunInterrupted } from '../runtime/block-failure';
+import { BlockFailure, RunInterrupted } from '../runtime/run-errors';
 import type { ExecuteOptions, FlowRequest, FlowResult } from '../runtime/flow-io';
 import type { FlowRun } from '../runtime/flow-run';
 import type { PreparedFlow, Step } from './prepare-flow';

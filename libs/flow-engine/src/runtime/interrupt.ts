@@ -1,4 +1,4 @@
-import { RunInterrupted } from './block-failure';
+import { RunInterrupted } from './run-errors';
 
 /**
  * The AbortSignal handed to ports, firing at the deadline or when the caller's signal fires.

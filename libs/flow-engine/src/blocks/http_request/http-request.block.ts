@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EgressError, type OutboundRequest, type OutboundResponse } from '../../ports';
-import { RunInterrupted } from '../../runtime/block-failure';
+import { RunInterrupted } from '../../runtime/run-errors';
 import type { FlowRun } from '../../runtime/flow-run';
 import { RESERVED_ROOTS, referenceNameSchema } from '../../schema/names';
 import type { Resolver } from '../../template/template-resolver';

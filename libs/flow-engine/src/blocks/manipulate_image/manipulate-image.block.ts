@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ImageOperation } from '../../ports';
-import { BlockFailure } from '../../runtime/block-failure';
+import { BlockFailure } from '../../runtime/run-errors';
 import { toText } from '../../template/to-text';
 import { defineBlock, textSource, type ConfigKit, type KitMode } from '../block-definition';
 import { refField, textOutput } from '../shared/fields';

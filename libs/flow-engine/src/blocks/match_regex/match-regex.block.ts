@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BlockFailure } from '../../runtime/block-failure';
+import { BlockFailure } from '../../runtime/run-errors';
 import { defineBlock, textSource, type ConfigKit, type KitMode } from '../block-definition';
 import { refField } from '../shared/fields';
 import { compilePattern, MATCH_RESULT_FIELDS, REGEX_FLAGS_PATTERN, type CompiledPattern } from './linear-regex';

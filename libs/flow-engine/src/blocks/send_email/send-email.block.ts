@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BlockFailure } from '../../runtime/block-failure';
+import { BlockFailure } from '../../runtime/run-errors';
 import { defineBlock, textSource, type ConfigKit, type KitMode } from '../block-definition';
 import { portFailure } from '../shared/port-failure';
 import { parseMailbox, senderProblem } from './addresses';

@@ -1,5 +1,5 @@
 import { EgressError, IntegrationError } from '../../ports';
-import { BlockFailure, RunInterrupted } from '../../runtime/block-failure';
+import { BlockFailure, RunInterrupted } from '../../runtime/run-errors';
 import type { FlowRun } from '../../runtime/flow-run';
 
 /**

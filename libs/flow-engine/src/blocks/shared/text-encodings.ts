@@ -1,4 +1,4 @@
-import { BlockFailure } from '../../runtime/block-failure';
+import { BlockFailure } from '../../runtime/run-errors';
 
 export const TEXT_ENCODINGS = ['base64', 'base64url', 'hex', 'utf8', 'ascii', 'binary'] as const;
 export type TextEncoding = (typeof TEXT_ENCODINGS)[number];
