@@ -2,7 +2,8 @@
  * Flow engine throughput: the reference 6-block flow (Set Variable, two Manipulate Text, Match
  * Regex, Condition, Respond) through `executeFlow`, against a hand-written function doing the
  * same work, in one process. Targets: ≥ 200,000 executions/s on one core, within 3× of the
- * hand-written function.
+ * hand-written function. Rates are per second of this process's CPU time, so a busy machine
+ * does not distort them; wall-clock rates are printed beside them.
  *
  * The hand-written function matches with RE2JS too: the engine must run user patterns in linear
  * time, and a native RegExp would be doing different (unsafe) work. Its native-RegExp twin is
@@ -78,28 +79,34 @@ function matchWithNative(text: string): Record<string, unknown> {
   };
 }
 
-/** Runs `batch` executions repeatedly for `ms` milliseconds; returns executions per second. */
-async function measure(run: () => unknown, ms: number): Promise<number> {
+/**
+ * Runs batches of executions for `ms` milliseconds of this process's CPU time and returns
+ * executions per CPU-second: the figure for "one core", unaffected by other processes competing
+ * for the machine (wall-clock figures are printed beside it).
+ */
+async function measure(run: () => unknown, ms: number): Promise<{ perCpuSecond: number; perWallSecond: number }> {
   const batch = 1000;
   let count = 0;
-  const started = process.hrtime.bigint();
-  const until = started + BigInt(ms) * 1_000_000n;
-  let now = started;
-  while (now < until) {
+  const wallStart = process.hrtime.bigint();
+  const cpuStart = process.cpuUsage();
+  let cpuMicros = 0;
+  while (cpuMicros < ms * 1000) {
     for (let i = 0; i < batch; i++) {
       const result = run();
       if (result instanceof Promise) await result;
     }
     count += batch;
-    now = process.hrtime.bigint();
+    const used = process.cpuUsage(cpuStart);
+    cpuMicros = used.user + used.system;
   }
-  return count / (Number(now - started) / 1e9);
+  const wallSeconds = Number(process.hrtime.bigint() - wallStart) / 1e9;
+  return { perCpuSecond: count / (cpuMicros / 1e6), perWallSecond: count / wallSeconds };
 }
 
-async function best(run: () => unknown): Promise<number> {
+async function best(run: () => unknown): Promise<{ perCpuSecond: number; perWallSecond: number }> {
   await measure(run, 500); // warm-up: let V8 optimise
   const rounds = [await measure(run, 1500), await measure(run, 1500), await measure(run, 1500)];
-  return Math.max(...rounds);
+  return rounds.reduce((top, round) => (round.perCpuSecond > top.perCpuSecond ? round : top));
 }
 
 async function main(): Promise<void> {
@@ -118,24 +125,28 @@ async function main(): Promise<void> {
   const engine = await best(() => executeFlow(prepared, request, ports, options));
   const hand = await best(() => handWritten(request.query, matchWithRe2));
   const handNative = await best(() => handWritten(request.query, matchWithNative));
-  const ratio = hand / engine;
-  const format = (perSecond: number) => Math.round(perSecond).toLocaleString('en-US').padStart(11);
+  const ratio = hand.perCpuSecond / engine.perCpuSecond;
+  const format = (perSecond: number) => Math.round(perSecond).toLocaleString('en-US').padStart(9);
+  const row = (label: string, figures: { perCpuSecond: number; perWallSecond: number }) =>
+    `  ${label.padEnd(44)}${format(figures.perCpuSecond)} /CPU-s  (${format(figures.perWallSecond).trim()} /wall-s)`;
 
   console.log('flow-engine: reference 6-block flow (set_variable, manipulate_text ×2, match_regex, condition, respond)');
-  console.log(`  engine (executeFlow, 5 s deadline)      ${format(engine)} executions/s   target ≥ 200,000/s: ${engine >= 200_000 ? 'met' : 'MISSED'}`);
-  console.log(`  hand-written JS (RE2JS regex)           ${format(hand)} executions/s`);
-  console.log(`  ratio hand-written / engine             ${ratio.toFixed(2).padStart(11)}×              target ≤ 3×: ${ratio <= 3 ? 'met' : 'MISSED'}`);
-  console.log(`  hand-written JS (native RegExp, not linear-time; for reference) ${format(handNative)} executions/s`);
+  console.log('  executions per second of CPU time on one core (wall-clock rate in brackets)');
+  console.log(`${row('engine (executeFlow, 5 s deadline)', engine)}   target ≥ 200,000: ${engine.perCpuSecond >= 200_000 ? 'met' : 'MISSED'}`);
+  console.log(row('hand-written JS (RE2JS regex)', hand));
+  console.log(`  ${'ratio hand-written / engine'.padEnd(44)}${ratio.toFixed(2).padStart(9)}×         target ≤ 3×: ${ratio <= 3 ? 'met' : 'MISSED'}`);
+  console.log(row('hand-written JS (native RegExp; reference)', handNative));
   console.log(
     JSON.stringify({
       bench: 'flow-engine',
-      engine_per_s: Math.round(engine),
-      handwritten_per_s: Math.round(hand),
+      engine_per_cpu_s: Math.round(engine.perCpuSecond),
+      handwritten_per_cpu_s: Math.round(hand.perCpuSecond),
       ratio: Number(ratio.toFixed(2)),
-      handwritten_native_regexp_per_s: Math.round(handNative),
+      handwritten_native_regexp_per_cpu_s: Math.round(handNative.perCpuSecond),
+      engine_per_wall_s: Math.round(engine.perWallSecond),
       target_per_s: 200_000,
       target_ratio: 3,
-      met: engine >= 200_000 && ratio <= 3,
+      met: engine.perCpuSecond >= 200_000 && ratio <= 3,
     }),
   );
 }
