@@ -27,17 +27,23 @@ export class RequestLogRepository {
   async write(events: readonly RequestLogEvent[]): Promise<WriteResult> {
     if (events.length === 0) return { inserted: 0 };
     const client = await this.pool.connect();
+    // A checked-out client that loses its server between two queries emits 'error'; without a
+    // listener that would end the process. The next query fails instead, and we retry.
+    const onLost = () => undefined;
+    client.on('error', onLost);
     try {
       await client.query('BEGIN');
       const { rowCount } = await client.query(INSERT_ROWS, toColumns(events));
       const keys = latestUsePerKey(events);
       if (keys.ids.length > 0) await client.query(TOUCH_KEYS, [keys.ids, keys.times]);
       await client.query('COMMIT');
+      client.off('error', onLost);
       client.release();
       return { inserted: rowCount ?? 0 };
     } catch (error) {
       // A connection that failed mid-transaction is not reused.
       await client.query('ROLLBACK').catch(() => undefined);
+      client.off('error', onLost);
       client.release(error as Error);
       throw error;
     }

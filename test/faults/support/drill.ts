@@ -1,0 +1,64 @@
+import { Kafka, logLevel } from 'kafkajs';
+import type { Pool } from 'pg';
+import { waitUntil } from './ports';
+import type { Traffic } from './traffic';
+import { countDrill, report, storedCount, type DrillCounts } from './verify';
+
+export function drillKafka(brokers: string): Kafka {
+  return new Kafka({ clientId: 'faultdrill', brokers: [brokers], logLevel: logLevel.NOTHING, retry: { retries: 10, initialRetryTime: 300 } });
+}
+
+export async function createDrillTopic(kafka: Kafka, topic: string): Promise<void> {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    await admin.createTopics({ topics: [{ topic, numPartitions: 6, replicationFactor: 1 }], waitForLeaders: true });
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+export async function deleteDrillTopics(kafka: Kafka, topic: string): Promise<void> {
+  const admin = kafka.admin();
+  await admin.connect().catch(() => undefined);
+  await admin.deleteTopics({ topics: [topic, `${topic}.dlq`] }).catch(() => undefined);
+  await admin.disconnect().catch(() => undefined);
+}
+
+/** Waits until at least `atLeast` of the drill's events are in request_logs. */
+export async function waitStored(pool: Pool, traffic: Traffic, atLeast: number, timeoutMs = 60000): Promise<void> {
+  await waitUntil(`${atLeast} stored events`, async () => (await storedCount(pool, traffic.projectIds)) >= atLeast, timeoutMs, 250);
+}
+
+/** Waits until the producer has had `more` further events acknowledged. */
+export async function waitAcknowledged(traffic: Traffic, more: number, timeoutMs = 60000): Promise<void> {
+  const target = traffic.acknowledged.size + more;
+  await waitUntil(`${more} more acknowledged events`, () => traffic.acknowledged.size >= target, timeoutMs, 100);
+}
+
+/**
+ * Stops the traffic, waits (bounded) until every acknowledged event is stored, then counts
+ * and prints sent / acknowledged / stored.
+ */
+export async function finishDrill(name: string, pool: Pool, traffic: Traffic, timeoutMs = 90000): Promise<DrillCounts> {
+  await traffic.stop();
+  const deadline = Date.now() + timeoutMs;
+  let counts = await countDrill(name, pool, traffic.projectIds, traffic.attempted, traffic.acknowledged);
+  while (counts.acknowledged_missing > 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    counts = await countDrill(name, pool, traffic.projectIds, traffic.attempted, traffic.acknowledged);
+  }
+  counts.failed_sends = traffic.failedSends;
+  report(counts);
+  return counts;
+}
+
+/** The drill's verdict: every acknowledged event stored, exactly once, nothing invented. */
+export function expectExactlyOnce(counts: DrillCounts, minimumAcknowledged: number): void {
+  expect(counts.acknowledged).toBeGreaterThanOrEqual(minimumAcknowledged);
+  expect(counts.acknowledged_missing).toBe(0);
+  expect(counts.stored).toBe(counts.stored_distinct);
+  expect(counts.stored_never_sent).toBe(0);
+  // Events the broker took but whose acknowledgement the producer never saw may be stored too.
+  expect(counts.stored).toBeLessThanOrEqual(counts.attempted);
+}
