@@ -19,7 +19,9 @@ describe('logs API (real PostgreSQL)', () => {
   let projectId: string;
   let base: string;
   const rows: Row[] = [];
-  const start = Date.parse('2026-03-01T12:00:00.000Z');
+  // From just now back to 47 days ago, so pages span the repository's time windows (1 h, 1 day, 1 week, 31 days, older).
+  const now = Date.now() - 1000;
+  const timeOf = (i: number) => new Date(now - Math.round(i ** 5 / 5) * 1000);
   const keyId = randomUUID();
 
   beforeAll(async () => {
@@ -31,7 +33,7 @@ describe('logs API (real PostgreSQL)', () => {
       rows.push({
         id: randomUUID(),
         // Entries 10 and 11 share a time: the id breaks the tie.
-        time: new Date(start + (i === 11 ? 10 : i) * 1000),
+        time: timeOf(i === 11 ? 10 : i),
         path: ['/orders', '/api/orders', '/users'][i % 3]!,
         method: i % 2 ? 'POST' : 'GET',
         status: i % 5 === 0 ? 500 : 200,
@@ -105,9 +107,11 @@ describe('logs API (real PostgreSQL)', () => {
     [{ endpoint: '/api/orders' }, (r: Row) => r.path === '/api/orders'],
     [{ endpoint: 'users', status: 200, method: 'GET' }, (r: Row) => r.path === '/users' && r.status === 200 && r.method === 'GET'],
     [
-      { from: new Date(start + 5000).toISOString(), to: new Date(start + 20000).toISOString() },
-      (r: Row) => r.time.getTime() >= start + 5000 && r.time.getTime() < start + 20000,
+      { from: timeOf(20).toISOString(), to: timeOf(5).toISOString() },
+      (r: Row) => r.time.getTime() >= timeOf(20).getTime() && r.time.getTime() < timeOf(5).getTime(),
     ],
+    [{ from: timeOf(12).toISOString() }, (r: Row) => r.time.getTime() >= timeOf(12).getTime()],
+    [{ to: timeOf(25).toISOString() }, (r: Row) => r.time.getTime() < timeOf(25).getTime()],
     [{ status: '' }, () => true],
   ])('filters by %j', async (query, keep) => {
     const expected = ids(newestFirst(rows.filter(keep)));

@@ -22,22 +22,80 @@ export interface LogRow {
   key_id: string | null;
 }
 
+export interface LogPosition {
+  time: Date;
+  id: string;
+}
+
+const HOUR = 3_600_000;
+/** Distances from the anchor at which successive windows end: 1 h, 1 day, 1 week, 31 days, then everything. */
+const WINDOW_EDGES = [HOUR, 24 * HOUR, 7 * 24 * HOUR, 31 * 24 * HOUR, Number.POSITIVE_INFINITY];
+
+interface Window {
+  lower?: Date;
+  upper?: Date;
+}
+
 /**
- * request_logs reads. One keyset query per page, served by the (project_id[, path|status|method],
- * time DESC, id DESC) indexes of every daily partition; several paths become a UNION ALL of
- * per-path index scans, each already limited, so no branch reads more than one page.
+ * request_logs reads, newest first (or oldest first for Back), by keyset on (time, id).
+ *
+ * The table is partitioned by day. One query over the whole table makes PostgreSQL plan every
+ * partition and start a scan in each (a Merge Append), and with rare filter combinations it
+ * prefers to collect and sort every match. So a page is read in growing time windows from the
+ * anchor (the cursor, `to`, or now): 1 h, 1 day, 1 week, 31 days, the rest, stopping as soon
+ * as the page is full. Each window prunes to its few partitions and is served by the
+ * (project_id[, path|status|method], time DESC, id DESC) indexes; windows are disjoint and
+ * visited in order, so the concatenation is in order.
  */
 @Injectable()
 export class LogsRepository {
   constructor(@Inject(PrismaClient) private readonly prisma: PrismaClient) {}
 
-  /** `limit` rows after `after` in the given order ('older' = time DESC, id DESC). */
-  page(filter: LogFilter, order: 'older' | 'newer', limit: number, after?: { time: Date; id: string }): Promise<LogRow[]> {
+  async page(filter: LogFilter, order: 'older' | 'newer', limit: number, after?: LogPosition, now = new Date()): Promise<LogRow[]> {
+    const rows: LogRow[] = [];
+    for (const window of this.windows(filter, order, after, now)) {
+      rows.push(...(await this.query(filter, order, limit - rows.length, after, window)));
+      if (rows.length >= limit) break;
+    }
+    return rows;
+  }
+
+  private *windows(filter: LogFilter, order: 'older' | 'newer', after: LogPosition | undefined, now: Date): Generator<Window> {
+    const lowest = filter.from?.getTime() ?? Number.NEGATIVE_INFINITY;
+    const highest = filter.to?.getTime() ?? Number.POSITIVE_INFINITY;
+    if (order === 'older') {
+      const anchor = Math.min(after?.time.getTime() ?? now.getTime(), highest);
+      let upper: number | undefined;
+      for (const edge of WINDOW_EDGES) {
+        const lower = Math.max(anchor - edge, lowest);
+        yield { lower: Number.isFinite(lower) ? new Date(lower) : undefined, upper: upper === undefined ? undefined : new Date(upper) };
+        if (lower <= lowest) return;
+        upper = lower;
+      }
+    } else {
+      const anchor = Math.max(after?.time.getTime() ?? lowest, lowest);
+      if (!Number.isFinite(anchor)) {
+        yield { upper: filter.to };
+        return;
+      }
+      let lower: number | undefined;
+      for (const edge of WINDOW_EDGES) {
+        const upper = Math.min(anchor + edge, highest);
+        yield { lower: lower === undefined ? undefined : new Date(lower), upper: Number.isFinite(upper) ? new Date(upper) : undefined };
+        if (upper >= highest) return;
+        lower = upper;
+      }
+    }
+  }
+
+  private query(filter: LogFilter, order: 'older' | 'newer', limit: number, after: LogPosition | undefined, window: Window): Promise<LogRow[]> {
     const conditions = [Prisma.sql`project_id = ${filter.projectId}::uuid`];
     if (filter.status !== undefined) conditions.push(Prisma.sql`status = ${filter.status}`);
     if (filter.method !== undefined) conditions.push(Prisma.sql`method = ${filter.method}`);
     if (filter.from) conditions.push(Prisma.sql`time >= ${filter.from}`);
     if (filter.to) conditions.push(Prisma.sql`time < ${filter.to}`);
+    if (window.lower) conditions.push(Prisma.sql`time >= ${window.lower}`);
+    if (window.upper) conditions.push(Prisma.sql`time < ${window.upper}`);
     if (after)
       conditions.push(
         order === 'older'
@@ -53,6 +111,7 @@ export class LogsRepository {
     const paths = filter.paths ?? [];
     if (paths.length === 0) return this.prisma.$queryRaw<LogRow[]>(select(Prisma.sql`TRUE`));
     if (paths.length === 1) return this.prisma.$queryRaw<LogRow[]>(select(Prisma.sql`path = ${paths[0]}`));
+    // One index scan per path, each already limited, merged.
     const branches = paths.map((path) => Prisma.sql`(${select(Prisma.sql`path = ${path}`)})`);
     return this.prisma.$queryRaw<LogRow[]>(Prisma.sql`
       SELECT * FROM (${Prisma.join(branches, ' UNION ALL ')}) AS page
