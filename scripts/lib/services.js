@@ -211,6 +211,8 @@ function aptInstall(packages, log, quiet) {
   if (!install.ok) throw new ServiceError(`services: apt-get install ${packages.join(' ')} failed — ${lastLine(install.output)}`);
 }
 
+const hint = (manage) => (manage ? '' : ' (FLOWGATE_MANAGE_SERVICES=false: the scripts start nothing)');
+
 // ---------------------------------------------------------------- PostgreSQL
 
 async function postgresAnswers(host, port) {
@@ -242,10 +244,10 @@ function trustLocalTcp(cluster, log) {
   fs.writeFileSync(hba, `# added by Flowgate (scripts/lib/services.js) for local development\nhost all all 127.0.0.1/32 trust\nhost all all ::1/128 trust\n${text}`);
 }
 
-async function ensurePostgres(url, log, quiet, started) {
+async function ensurePostgres(url, { log, quiet, started, manage }) {
   const { host, port } = hostPort(url, 5432);
   if (await postgresAnswers(host, port)) return log.info(`PostgreSQL answers at ${host}:${port}`);
-  if (!LOCAL_HOSTS.has(host)) throw new ServiceError(`PostgreSQL is not reachable at ${host}:${port} — start it or fix DATABASE_URL`);
+  if (!manage || !LOCAL_HOSTS.has(host)) throw new ServiceError(`PostgreSQL is not reachable at ${host}:${port} — start it or fix DATABASE_URL${hint(manage)}`);
 
   await withLock(async () => {
     if (await postgresAnswers(host, port)) return;
@@ -287,10 +289,10 @@ async function ensurePostgres(url, log, quiet, started) {
 
 // ---------------------------------------------------------------- Redis
 
-async function ensureRedis(url, log, quiet, started) {
+async function ensureRedis(url, { log, quiet, started, manage }) {
   const { host, port } = hostPort(url, 6379);
   if (await pingRedis(host, port)) return log.info(`Redis answers at ${host}:${port}`);
-  if (!LOCAL_HOSTS.has(host)) throw new ServiceError(`Redis is not reachable at ${host}:${port} — start it or fix REDIS_URL`);
+  if (!manage || !LOCAL_HOSTS.has(host)) throw new ServiceError(`Redis is not reachable at ${host}:${port} — start it or fix REDIS_URL${hint(manage)}`);
 
   await withLock(async () => {
     if (await pingRedis(host, port)) return;
@@ -526,14 +528,14 @@ async function startKafka(port, log, quiet) {
   return child.pid;
 }
 
-async function ensureKafka(brokersText, topics, log, quiet, started) {
+async function ensureKafka(brokersText, topics, { log, quiet, started, manage }) {
   const brokers = brokersText.split(',').map((b) => b.trim()).filter(Boolean);
   if (await kafkaAnswers(brokers)) {
     log.info(`Kafka answers at ${brokers.join(',')}`);
     return ensureTopics(brokers, topics, log);
   }
   const local = brokers.map(parseBroker).find((b) => LOCAL_HOSTS.has(b.host));
-  if (!local) throw new ServiceError(`Kafka is not reachable at ${brokers.join(',')} — start it or fix KAFKA_BROKERS`);
+  if (!manage || !local) throw new ServiceError(`Kafka is not reachable at ${brokers.join(',')} — start it or fix KAFKA_BROKERS${hint(manage)}`);
 
   await withLock(async () => {
     let pid = kafkaPid();
@@ -573,9 +575,12 @@ async function ensureServices(options = {}) {
   const redisUrl = options.redisUrl ?? env.REDIS_URL ?? DEFAULTS.redisUrl;
   const kafkaBrokers = options.kafkaBrokers ?? env.KAFKA_BROKERS ?? DEFAULTS.kafkaBrokers;
   const started = [];
-  if (postgres) await ensurePostgres(databaseUrl, log, quiet, started);
-  if (redis) await ensureRedis(redisUrl, log, quiet, started);
-  if (kafka) await ensureKafka(kafkaBrokers, options.topics ?? requestLogTopics(env), log, quiet, started);
+  // FLOWGATE_MANAGE_SERVICES=false: only check; never start or install anything.
+  const manage = options.manage ?? env.FLOWGATE_MANAGE_SERVICES !== 'false';
+  const context = { log, quiet, started, manage };
+  if (postgres) await ensurePostgres(databaseUrl, context);
+  if (redis) await ensureRedis(redisUrl, context);
+  if (kafka) await ensureKafka(kafkaBrokers, options.topics ?? requestLogTopics(env), context);
   return { databaseUrl, redisUrl, kafkaBrokers, started };
 }
 
