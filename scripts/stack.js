@@ -147,7 +147,6 @@ async function start(only) {
   const services = selectServices(env, only);
   const startedServices = await prepare(env, services);
   let stopping = false;
-  let children = new Map();
 
   const stopAll = async (exitCode) => {
     if (stopping) return;
@@ -160,9 +159,9 @@ async function start(only) {
   const onSignal = () => {
     if (!stopping) return void stopAll(0);
     say('second signal: killing the stack');
-    for (const child of children.values()) {
+    for (const pid of services.map((s) => recordedPid(s.name)).filter(Boolean)) {
       try {
-        process.kill(-child.pid, 'SIGKILL');
+        process.kill(-pid, 'SIGKILL');
       } catch {
         // already gone
       }
@@ -172,21 +171,23 @@ async function start(only) {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 
+  let children;
   try {
     children = await launch(env, services, 'prefix');
   } catch (error) {
-    if (error.details?.children) children = error.details.children;
     process.stderr.write(`${error.message}\n`);
     return stopAll(1);
   }
   printReady(env, services);
   process.stdout.write('Ctrl-C stops the stack.\n\n');
+  const onExit = (name, { code, signal }) => {
+    if (stopping) return;
+    process.stderr.write(`${name} exited (${signal ?? `code ${code}`}): ${exitReason(name)}\n`);
+    void stopAll(1);
+  };
   for (const [name, child] of children) {
-    child.once('exit', (code, signal) => {
-      if (stopping) return;
-      process.stderr.write(`${name} exited (${signal ?? `code ${code}`}): ${exitReason(name)}\n`);
-      void stopAll(1);
-    });
+    if (child.exitInfo) onExit(name, child.exitInfo);
+    else child.once('exit', (code, signal) => onExit(name, { code, signal }));
   }
 }
 
