@@ -2,7 +2,7 @@ import type { ArgumentsHost } from '@nestjs/common';
 import { NotFoundException } from '@nestjs/common';
 import type { PinoLogger } from 'nestjs-pino';
 import { AppError } from './app-error';
-import { GlobalExceptionFilter } from './exception.filter';
+import { GlobalExceptionFilter, loggable } from './exception.filter';
 
 function harness() {
   const sent: { status?: number; body?: unknown; headers: Record<string, string> } = { headers: {} };
@@ -47,5 +47,21 @@ describe('global exception filter', () => {
     expect(sent.body).toEqual({ success: false, code: 'internal_error', message: 'Internal error', error_id: expect.any(String) });
     expect(JSON.stringify(sent.body)).not.toContain('secret');
     expect(logged).toEqual([expect.objectContaining({ error_id: (sent.body as { error_id: string }).error_id })]);
+  });
+});
+
+describe('error logging', () => {
+  it('keeps row data of Prisma errors out of the log', () => {
+    const error = new Error('\nInvalid `prisma.account.create()` invocation in\n/app/x.ts:1:1\n\n  data: { passwordHash: "scrypt$secret" }\nUnique constraint failed on the fields: (`email`)');
+    error.name = 'PrismaClientKnownRequestError';
+    const logged = JSON.stringify(loggable(error));
+    expect(logged).not.toContain('scrypt$secret');
+    expect(logged).toContain('Unique constraint failed');
+    expect(logged).toContain('Invalid `prisma.account.create()` invocation');
+  });
+
+  it('leaves other errors as they are', () => {
+    const error = new Error('boom');
+    expect(loggable(error)).toBe(error);
   });
 });

@@ -26,6 +26,21 @@ interface MiddlewareError {
 }
 
 /**
+ * Prisma's messages quote the failed call with its arguments (row data such as password hashes
+ * or sealed secrets): only the first line and the reason on the last line are logged.
+ */
+export function loggable(error: unknown): unknown {
+  if (!(error instanceof Error) || !error.name.startsWith('PrismaClient')) return error;
+  const lines = error.message.trim().split('\n').filter((line) => line.trim());
+  return {
+    type: error.name,
+    code: (error as { code?: unknown }).code,
+    message: lines.length > 2 ? `${lines[0]} … ${lines.at(-1)}` : lines.join(' '),
+    stack: (error.stack ?? '').split('\n').filter((line) => line.startsWith('    at ')).join('\n'),
+  };
+}
+
+/**
  * The only exception filter: every error leaves as `{success:false, code, message, details?}`.
  * Unexpected errors are logged with an error id and answered 500 with that id and no stack.
  */
@@ -50,7 +65,7 @@ export class GlobalExceptionFilter implements ExceptionFilter {
       return;
     }
     const errorId = randomUUID();
-    this.logger.error({ err: exception, error_id: errorId }, 'unhandled error');
+    this.logger.error({ err: loggable(exception), error_id: errorId }, 'unhandled error');
     response.status(500).json({ ...errorBody('internal_error', 'Internal error'), error_id: errorId });
   }
 

@@ -105,7 +105,8 @@ export class PublicationStore {
       this.metrics.publications.inc({ kind, outcome: 'ok' });
     } catch (error) {
       this.metrics.publications.inc({ kind, outcome: 'failed' });
-      this.logger.error({ err: error, kind }, 'publication to Redis failed');
+      // The message only: ioredis attaches the failed command with its arguments (documents, key records).
+      this.logger.error({ error: error instanceof Error ? error.message : String(error), kind }, 'publication to Redis failed');
       throw new AppError('unavailable', 'The change could not be published to Redis, so it was not made; try again', undefined, {
         'Retry-After': '1',
       });
