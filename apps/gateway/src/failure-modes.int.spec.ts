@@ -3,7 +3,8 @@ import { Redis } from 'ioredis';
 import type { Gateway } from './gateway';
 import { startGateway } from './testing/gateway-harness';
 import { call } from './testing/http-call';
-import { freePort, PrivateRedis } from './testing/private-redis';
+import { freePort } from './testing/free-port';
+import { PrivateRedis } from './testing/private-redis';
 import { publishedRoute, respond, TestPublisher, type TestKey } from './testing/publication';
 import { waitFor } from './testing/wait-for';
 

@@ -16,9 +16,9 @@ import { HostResolver } from './http/host-resolver';
 import { InternalRoutes } from './http/internal-routes';
 import { GatewayMetrics } from './metrics';
 import { RequestHandler } from './request-handler';
-import { KafkaLogSender } from './request-log/kafka-log-sender';
 import type { LogBatchSender } from './request-log/log-batch-sender';
 import { RequestLogBuffer } from './request-log/request-log-buffer';
+import { WorkerLogSender } from './request-log/worker-log-sender';
 
 export interface GatewayOptions {
   logger?: Logger;
@@ -77,7 +77,10 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
   const logs = new RequestLogBuffer({
     sender:
       options.logSender ??
-      new KafkaLogSender({ brokers: config.KAFKA_BROKERS, topic: config.KAFKA_LOG_TOPIC, clientId: 'flowgate-gateway', logger }),
+      new WorkerLogSender(
+        { brokers: config.KAFKA_BROKERS, topic: config.KAFKA_LOG_TOPIC, clientId: 'flowgate-gateway', logLevel: config.LOG_LEVEL },
+        logger,
+      ),
     logger,
     maxEvents: config.GATEWAY_LOG_BUFFER_MAX,
     lingerMs: config.GATEWAY_LOG_LINGER_MS,

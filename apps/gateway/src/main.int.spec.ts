@@ -1,5 +1,5 @@
 import { spawnGateway } from './testing/gateway-harness';
-import { freePort } from './testing/private-redis';
+import { freePort } from './testing/free-port';
 
 /** Boot: a bad variable or an unreachable dependency ends the process with one line and exit 1. */
 describe('gateway process start-up', () => {

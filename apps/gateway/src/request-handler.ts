@@ -1,4 +1,4 @@
-import type { HttpMethod, RequestLogEvent } from '@flowgate/contracts';
+import type { HttpMethod } from '@flowgate/contracts';
 import { executeFlow, type FlowResult } from '@flowgate/flow-engine';
 import type { Logger } from '@flowgate/platform';
 import { randomUUID } from 'node:crypto';
@@ -15,6 +15,7 @@ import type { InternalRoutes } from './http/internal-routes';
 import { parseBody, readRawBody } from './http/request-body';
 import type { GatewayMetrics } from './metrics';
 import type { RequestLogBuffer } from './request-log/request-log-buffer';
+import { requestLogEventJson } from './request-log/request-log-json';
 
 export interface RequestHandlerDeps {
   hosts: HostResolver;
@@ -60,7 +61,7 @@ export class RequestHandler {
     res.arrivalMs = Date.now();
     const url = req.url ?? '/';
     if (url.charCodeAt(1) === 95 /* `/_` */ && this.deps.internal.handle(req, res, url)) return;
-    res.once('close', this.onClose);
+    res.on('close', this.onClose);
     const subdomain = this.deps.hosts.subdomainOf(req.headers.host);
     if (subdomain === null) return projectNotFound(res);
     const project = this.deps.cache.peek(subdomain);
@@ -153,20 +154,19 @@ export class RequestHandler {
     const status = finished ? res.statusCode : 499;
     this.deps.metrics.observeRequest(status, durationMs);
     if (res.projectId === null) return;
-    const event: RequestLogEvent = {
-      v: 1,
+    const json = requestLogEventJson({
       id: randomUUID(),
-      project_id: res.projectId,
-      endpoint_id: res.endpointId,
+      projectId: res.projectId,
+      endpointId: res.endpointId,
       path: res.logPath,
       method: res.req.method ?? 'GET',
       status,
       code: finished ? res.errorCode : 'client_closed_request',
-      duration_ms: Math.round(durationMs * 1000) / 1000,
-      key_id: res.keyId,
-      time: new Date(res.arrivalMs).toISOString(),
-    };
-    this.deps.logs.push(event);
+      durationMs: Math.round(durationMs * 1000) / 1000,
+      keyId: res.keyId,
+      arrivalMs: res.arrivalMs,
+    });
+    this.deps.logs.pushSerialized(res.projectId, json);
   }
 }
 

@@ -39,7 +39,7 @@ export class ApiKeyVerifier {
 
   /** Rejects when Redis cannot answer: the caller must refuse the request (never accept unverified). */
   async check(apiKey: string, projectId: string, level: 'user' | 'admin'): Promise<KeyCheck> {
-    const hash = createHash('sha256').update(apiKey).digest('hex');
+    const hash = keyHash(apiKey);
     const member = `${this.instance}:${++this.counter}`;
     const reply = await this.redis.fgKeyCheck(apiKeyRecordKey(hash), rateLimitKey(hash), projectId, member, level);
     const outcome = OUTCOMES[reply[0]] ?? 'invalid';
@@ -53,4 +53,18 @@ export class ApiKeyVerifier {
       resetMs: Number(reply[5]),
     };
   }
+}
+
+/** SHA-256 of recently seen keys (a pure function of the key, so memoising it decides nothing). */
+const hashes = new Map<string, string>();
+const MAX_HASHES = 10_000;
+
+function keyHash(apiKey: string): string {
+  let hash = hashes.get(apiKey);
+  if (hash === undefined) {
+    hash = createHash('sha256').update(apiKey).digest('hex');
+    if (hashes.size >= MAX_HASHES) hashes.clear();
+    hashes.set(apiKey, hash);
+  }
+  return hash;
 }

@@ -30,7 +30,7 @@ export class RequestAuthenticator {
       sendError(res, 'missing_api_key', 'This endpoint needs an API key: send Authorization: Bearer <key>', CHALLENGE);
       return false;
     }
-    if (key === null || !isWellFormedApiKey(key)) {
+    if (key === null || !wellFormed(key)) {
       sendError(res, 'invalid_api_key', 'The API key is not valid', CHALLENGE);
       return false;
     }
@@ -81,4 +81,16 @@ export function bearerToken(header: string | undefined): string | null {
   const code = value.charCodeAt(6);
   if (code !== 32 && code !== 9) return null;
   return value.slice(7).trim();
+}
+
+/** Keys recently found well formed (format and checksum depend on the text alone). */
+const wellFormedKeys = new Set<string>();
+const MAX_REMEMBERED = 10_000;
+
+function wellFormed(key: string): boolean {
+  if (wellFormedKeys.has(key)) return true;
+  if (!isWellFormedApiKey(key)) return false;
+  if (wellFormedKeys.size >= MAX_REMEMBERED) wellFormedKeys.clear();
+  wellFormedKeys.add(key);
+  return true;
 }

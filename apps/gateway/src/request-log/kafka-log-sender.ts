@@ -1,5 +1,5 @@
 import type { Logger } from '@flowgate/platform';
-import { Kafka, logLevel, type Producer } from 'kafkajs';
+import { Kafka, logLevel, Partitioners, type ICustomPartitioner, type Producer } from 'kafkajs';
 import type { LogBatchSender, LogMessage } from './log-batch-sender';
 
 export interface KafkaLogSenderOptions {
@@ -8,6 +8,31 @@ export interface KafkaLogSenderOptions {
   clientId: string;
   logger: Logger;
 }
+
+/**
+ * kafkajs's default (Java-compatible murmur2) partitioner, memoised per key: a gateway sends
+ * many events of few projects, and hashing every message showed up in profiles.
+ */
+const memoisedPartitioner: ICustomPartitioner = () => {
+  const partitioner = Partitioners.DefaultPartitioner();
+  const memo = new Map<string, number>();
+  let memoFor = '';
+  return (args) => {
+    const key = args.message.key;
+    if (typeof key !== 'string') return partitioner(args);
+    const scope = `${args.topic}/${args.partitionMetadata.length}`;
+    if (scope !== memoFor) {
+      memo.clear();
+      memoFor = scope;
+    }
+    let partition = memo.get(key);
+    if (partition === undefined) {
+      partition = partitioner(args);
+      if (memo.size < 100_000) memo.set(key, partition);
+    }
+    return partition;
+  };
+};
 
 /**
  * kafkajs idempotent producer (acks = all). Retries inside kafkajs are kept short: the
@@ -40,6 +65,7 @@ export class KafkaLogSender implements LogBatchSender {
       idempotent: true,
       maxInFlightRequests: 1,
       allowAutoTopicCreation: true,
+      createPartitioner: memoisedPartitioner,
       retry: { initialRetryTime: 100, maxRetryTime: 2000, retries: 3 },
     });
   }

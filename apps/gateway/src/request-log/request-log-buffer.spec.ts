@@ -103,3 +103,15 @@ describe('RequestLogBuffer', () => {
     expect(sender.closed).toBe(true);
   });
 });
+
+describe('RequestLogBuffer batch bounds', () => {
+  it('keeps batches under the byte bound', async () => {
+    const sender = new SwitchableSender();
+    const buffer = new RequestLogBuffer({ sender, logger, maxEvents: 1000, batchSize: 500, batchBytes: 2000, lingerMs: 1 });
+    for (let n = 0; n < 40; n++) buffer.push(event(n));
+    await waitFor(() => sender.delivered.length === 40, 'delivery');
+    const size = JSON.stringify(event(0)).length;
+    expect(Math.max(...sender.batchSizes)).toBeLessThanOrEqual(Math.floor(2000 / size));
+    await buffer.close();
+  });
+});

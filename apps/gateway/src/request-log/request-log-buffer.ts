@@ -7,8 +7,10 @@ export interface RequestLogBufferOptions {
   logger: Logger;
   /** Events held at most (queued + in flight); beyond it new events are dropped and counted. */
   maxEvents: number;
-  /** Messages per Kafka request. */
+  /** Messages per Kafka request (kafkajs groups messages per partition in quadratic time: keep it modest). */
   batchSize?: number;
+  /** Bytes of JSON per Kafka request, below the broker's 1 MB message limit. */
+  batchBytes?: number;
   /** How long the first event of a batch may wait for others. */
   lingerMs?: number;
   /** Retry delay after a failed send doubles from `retryMinMs` up to `retryMaxMs`. */
@@ -38,6 +40,7 @@ export class RequestLogBuffer {
   private lastFailureWarn = 0;
   private closed = false;
   private readonly batchSize: number;
+  private readonly batchBytes: number;
   private readonly lingerMs: number;
   private readonly retryMinMs: number;
   private readonly retryMaxMs: number;
@@ -47,7 +50,8 @@ export class RequestLogBuffer {
   };
 
   constructor(private readonly options: RequestLogBufferOptions) {
-    this.batchSize = options.batchSize ?? 1000;
+    this.batchSize = options.batchSize ?? 500;
+    this.batchBytes = options.batchBytes ?? 512 * 1024;
     this.lingerMs = options.lingerMs ?? 20;
     this.retryMinMs = options.retryMinMs ?? 100;
     this.retryMaxMs = options.retryMaxMs ?? 5000;
@@ -63,11 +67,16 @@ export class RequestLogBuffer {
   }
 
   push(event: RequestLogEvent): void {
+    this.pushSerialized(event.project_id, JSON.stringify(event));
+  }
+
+  /** `value`: the event's JSON; `key`: its project id (the Kafka key). */
+  pushSerialized(key: string, value: string): void {
     if (this.queue.length + this.inFlight >= this.options.maxEvents) {
       this.drop();
       return;
     }
-    this.queue.push({ key: event.project_id, value: JSON.stringify(event) });
+    this.queue.push({ key, value });
     if (this.sending === null && this.timer === null && !this.closed) {
       this.timer = setTimeout(this.sendNow, this.queue.length >= this.batchSize ? 0 : this.lingerMs);
     }
@@ -99,8 +108,15 @@ export class RequestLogBuffer {
 
   private flush(): void {
     if (this.sending !== null || this.queue.length === 0) return;
-    const batch = this.queue.length <= this.batchSize ? this.queue : this.queue.slice(0, this.batchSize);
-    this.queue = batch === this.queue ? [] : this.queue.slice(this.batchSize);
+    let count = 0;
+    let bytes = 0;
+    const limit = Math.min(this.batchSize, this.queue.length);
+    while (count < limit && (count === 0 || bytes + this.queue[count]!.value.length <= this.batchBytes)) {
+      bytes += this.queue[count]!.value.length;
+      count++;
+    }
+    const batch = count === this.queue.length ? this.queue : this.queue.slice(0, count);
+    this.queue = batch === this.queue ? [] : this.queue.slice(count);
     this.inFlight = batch.length;
     this.sending = this.options.sender.send(batch).then(
       () => this.settle(batch, null),

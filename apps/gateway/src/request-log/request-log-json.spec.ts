@@ -1,0 +1,42 @@
+import { requestLogEventSchema, type RequestLogEvent } from '@flowgate/contracts';
+import { randomUUID } from 'node:crypto';
+import { requestLogEventJson, type RequestLogFields } from './request-log-json';
+
+describe('requestLogEventJson', () => {
+  const fields = (overrides: Partial<RequestLogFields> = {}): RequestLogFields => ({
+    id: randomUUID(),
+    projectId: randomUUID(),
+    endpointId: randomUUID(),
+    path: '/api/orders',
+    method: 'POST',
+    status: 201,
+    code: null,
+    durationMs: 1.234,
+    keyId: randomUUID(),
+    arrivalMs: Date.UTC(2026, 0, 2, 3, 4, 5, 678),
+    ...overrides,
+  });
+  const asObject = (f: RequestLogFields): RequestLogEvent => ({
+    v: 1,
+    id: f.id,
+    project_id: f.projectId,
+    endpoint_id: f.endpointId,
+    path: f.path,
+    method: f.method,
+    status: f.status,
+    code: f.code,
+    duration_ms: f.durationMs,
+    key_id: f.keyId,
+    time: new Date(f.arrivalMs).toISOString(),
+  });
+
+  it.each([
+    fields(),
+    fields({ endpointId: null, keyId: null, code: 'endpoint_not_found', status: 404 }),
+    fields({ path: '/we"ird\\path\n\u2028é', durationMs: 0 }),
+  ])('writes exactly what JSON.stringify writes, and the event schema accepts it', (f) => {
+    const json = requestLogEventJson(f);
+    expect(json).toBe(JSON.stringify(asObject(f)));
+    expect(requestLogEventSchema.parse(JSON.parse(json))).toEqual(asObject(f));
+  });
+});
