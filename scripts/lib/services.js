@@ -402,10 +402,13 @@ function readFileOr(file, fallback) {
   }
 }
 
-function ensureKafkaJars(log, quiet) {
+const hasBrokerJar = () => fs.existsSync(kafkaLibs) && fs.readdirSync(kafkaLibs).some((f) => /^kafka_2\.13-.*\.jar$/.test(f));
+const kafkaJarsPresent = () => fs.existsSync(path.join(kafkaLibs, '.complete')) && hasBrokerJar();
+
+/** The broker jars in .cache/kafka/libs, fetched with Maven from Maven Central when missing. */
+function ensureKafkaJars(log = makeLog(false), quiet = false) {
   const marker = path.join(kafkaLibs, '.complete');
-  const hasBroker = () => fs.existsSync(kafkaLibs) && fs.readdirSync(kafkaLibs).some((f) => /^kafka_2\.13-.*\.jar$/.test(f));
-  if (fs.existsSync(marker) && hasBroker()) return;
+  if (kafkaJarsPresent()) return;
   if (!has('mvn')) aptInstall(['maven'], log, quiet);
   log.step('fetching the Apache Kafka jars from Maven Central into .cache/kafka/libs (once)');
   const fetched = run(
@@ -413,7 +416,7 @@ function ensureKafkaJars(log, quiet) {
     ['-q', '-B', '-f', path.join(root, 'deploy', 'kafka', 'pom.xml'), 'dependency:copy-dependencies', `-DoutputDirectory=${kafkaLibs}`],
     { quiet: true },
   );
-  if (!fetched.ok || !hasBroker()) throw new ServiceError(`Kafka jars could not be fetched with Maven — ${lastLine(fetched.output) || 'no kafka_2.13 jar'}`);
+  if (!fetched.ok || !hasBrokerJar()) throw new ServiceError(`Kafka jars could not be fetched with Maven — ${lastLine(fetched.output) || 'no kafka_2.13 jar'}`);
   fs.writeFileSync(marker, `${new Date().toISOString()}\n`);
 }
 
@@ -532,6 +535,11 @@ async function ensureKafka(brokersText, topics, { log, quiet, started, manage })
   const brokers = brokersText.split(',').map((b) => b.trim()).filter(Boolean);
   if (await kafkaAnswers(brokers)) {
     log.info(`Kafka answers at ${brokers.join(',')}`);
+    // Kept in every checkout even when another one's broker serves: tests that run a
+    // private broker (test/faults) use these jars.
+    if (manage && !kafkaJarsPresent()) {
+      await withLock(async () => ensureKafkaJars(log, quiet)).catch((error) => log.step(`warning: ${error.message}`));
+    }
     return ensureTopics(brokers, topics, log);
   }
   const local = brokers.map(parseBroker).find((b) => LOCAL_HOSTS.has(b.host));
@@ -641,6 +649,7 @@ module.exports = {
   probeTcp,
   pingRedis,
   kafkaAnswers,
+  ensureKafkaJars,
   isAlive,
   paths: { root, runDir, kafkaDir, kafkaLog, kafkaPidFile, startedFile, lockFile },
 };
