@@ -135,8 +135,14 @@ export function createLogIngest(config: LogIngestConfig, options: { logger?: Log
     async stop() {
       stopping = true;
       if (restartTimer) clearTimeout(restartTimer);
-      // disconnect() lets the batch in hand finish: it is written and committed, or (while
-      // PostgreSQL is down) abandoned uncommitted, to be redelivered.
+      // No new fetches; the batches in hand are written and committed, or (while PostgreSQL
+      // is down) abandoned uncommitted, to be redelivered to whoever consumes next.
+      try {
+        consumer?.pause([{ topic: config.topic }]);
+      } catch {
+        // not running (crashed and not yet restarted): nothing to pause
+      }
+      await processor.drain();
       await consumer?.disconnect().catch((error) => logger.warn({ err: error }, 'consumer disconnect failed'));
       await producer.disconnect().catch(() => undefined);
       await admin.disconnect().catch(() => undefined);

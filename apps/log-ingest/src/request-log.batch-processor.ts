@@ -35,8 +35,11 @@ interface OffsetToCommit {
 
 /** Rows in one transaction at most; a busier pipeline runs `writers` of them side by side. */
 const MAX_ROWS_PER_TRANSACTION = 20000;
+/** Events handed over but not yet durable; above this the consumer stops fetching (backpressure). */
+const MAX_PENDING_EVENTS = 50000;
+const HEARTBEAT_SLICE_MS = 500;
 
-/** The batch was given up because the consumer is stopping or lost the partition; nothing is committed. */
+/** The batch was given up because the service is stopping; nothing of it is committed. */
 class BatchAbandoned extends Error {
   override name = 'BatchAbandoned';
 }
@@ -47,20 +50,28 @@ export function retryDelayMs(attempt: number, maxMs: number, random: () => numbe
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }
 
-const HEARTBEAT_SLICE_MS = 500;
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
- * Handles one Kafka batch (one partition): decodes it, dead-letters what can never be
- * stored, writes the rest (in one transaction with the other partitions' batches that are
- * ready at the same time), and only then commits the offsets. While
- * PostgreSQL (or the dead-letter topic) is unavailable it keeps the batch, retries with
- * backoff and keeps the group session alive; it commits nothing until the rows are durable.
+ * Turns Kafka batches into durable rows, then commits their offsets — never before.
+ *
+ * A batch is decoded, what can never be stored goes to the dead-letter topic, and the rest
+ * is handed to the writers; the consumer may then fetch the next batch while this one is
+ * written (write-behind), so fetching, decoding and writing overlap. Batches of all
+ * partitions that are ready together share one transaction and one offset commit. A
+ * partition's offset is committed only once that batch and every earlier batch of the
+ * partition are durable. While PostgreSQL is unavailable the writes are retried with
+ * backoff and, once MAX_PENDING_EVENTS are waiting, the consumer is held (paused) until
+ * they are written.
  */
 export class RequestLogBatchProcessor {
   private databaseAvailable = true;
-  /** Batches of several partitions share one transaction… */
+  private draining = false;
+  private pendingEvents = 0;
+  private readonly inFlight = new Set<Promise<void>>();
+  /** Per topic-partition: settles when the partition's latest batch and all before it are durable. */
+  private readonly durable = new Map<string, Promise<unknown>>();
   private readonly writes: Coalescer<Entry[], void>;
-  /** …and one offset commit. */
   private readonly commits: Coalescer<OffsetToCommit, void>;
 
   constructor(private readonly deps: BatchProcessorDeps) {
@@ -85,6 +96,7 @@ export class RequestLogBatchProcessor {
   }
 
   async process(payload: EachBatchPayload): Promise<void> {
+    if (this.draining) return; // not resolved: fetched again by whoever consumes next
     const { batch } = payload;
     const started = performance.now();
     const entries: Entry[] = [];
@@ -95,40 +107,59 @@ export class RequestLogBatchProcessor {
       else malformed.push({ message, partition: batch.partition, rejection: decoded.rejection });
     }
 
-    let refused: DeadLetter[];
-    try {
-      await this.retrying(payload, 'dead-letter topic', () => this.deps.deadLetters.publish(malformed));
-      refused = await this.retrying(payload, 'PostgreSQL', () => this.store(entries, batch.partition));
-      await this.retrying(payload, 'dead-letter topic', () => this.deps.deadLetters.publish(refused));
-    } catch (error) {
-      if (error instanceof BatchAbandoned) return;
-      throw error;
-    }
-
-    // Only now are the rows durable: the offsets may move past them.
+    const stored = this.store(entries, malformed, batch.partition);
+    stored.catch(() => undefined); // observed through the chain below
+    const key = `${batch.topic}:${batch.partition}`;
+    const durable = (this.durable.get(key) ?? Promise.resolve()).then(() => stored);
+    this.durable.set(key, durable);
+    // The fetch position moves on now; the committed offset waits for `durable`.
     payload.resolveOffset(batch.lastOffset());
-    await this.commits.submit({
-      topic: batch.topic,
-      partition: batch.partition,
-      offset: (BigInt(batch.lastOffset()) + 1n).toString(),
-      commit: payload.commitOffsetsIfNecessary,
-    });
 
-    const { metrics } = this.deps;
-    metrics.eventsConsumed.inc(batch.messages.length);
-    for (const letter of [...malformed, ...refused]) metrics.recordDeadLettered(letter.rejection.reason);
-    metrics.batchSize.observe(batch.messages.length);
-    metrics.batchDuration.observe((performance.now() - started) / 1000);
-    if (malformed.length + refused.length > 0) {
-      this.deps.logger.warn(
-        { partition: batch.partition, dead_lettered: malformed.length + refused.length, first: (malformed[0] ?? refused[0]).rejection },
-        'sent malformed request-log events to the dead-letter topic',
-      );
-    }
+    const count = batch.messages.length;
+    this.pendingEvents += count;
+    const done: Promise<void> = durable
+      .then(async (refused) => {
+        await this.commits.submit({
+          topic: batch.topic,
+          partition: batch.partition,
+          offset: (BigInt(batch.lastOffset()) + 1n).toString(),
+          commit: payload.commitOffsetsIfNecessary,
+        });
+        this.recordBatch(count, started, [...malformed, ...(refused ?? [])], batch.partition);
+      })
+      .catch((error) => {
+        if (error instanceof BatchAbandoned) return;
+        // The rows are durable; only the commit failed (rebalance, broker away): a later
+        // commit of the partition covers them, or they are redelivered and skipped.
+        this.deps.logger.warn({ err: error, partition: batch.partition }, 'offset commit failed; a later commit or a redelivery covers it');
+      })
+      .finally(() => {
+        this.pendingEvents -= count;
+        this.inFlight.delete(done);
+        if (this.durable.get(key) === durable) this.durable.delete(key);
+      });
+    this.inFlight.add(done);
+    await this.holdWhileBehind(payload);
   }
 
-  /** Stores the batch's events (grouped with other partitions' batches); returns the events PostgreSQL refused. */
-  private async store(entries: Entry[], partition: number): Promise<DeadLetter[]> {
+  /**
+   * Stops taking batches, lets the ones in hand be written and committed (a first attempt
+   * each; no retries), and resolves when nothing is in flight.
+   */
+  async drain(): Promise<void> {
+    this.draining = true;
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  }
+
+  /** Dead-letters the malformed events, writes the rest; resolves (with what PostgreSQL refused) once durable. */
+  private async store(entries: Entry[], malformed: DeadLetter[], partition: number): Promise<DeadLetter[]> {
+    await this.retrying('dead-letter topic', () => this.deps.deadLetters.publish(malformed));
+    const refused = await this.retrying('PostgreSQL', () => this.write(entries, partition));
+    await this.retrying('dead-letter topic', () => this.deps.deadLetters.publish(refused));
+    return refused;
+  }
+
+  private async write(entries: Entry[], partition: number): Promise<DeadLetter[]> {
     if (entries.length === 0) return [];
     try {
       await this.writes.submit(entries);
@@ -142,13 +173,8 @@ export class RequestLogBatchProcessor {
     }
   }
 
-  private recordWritten(events: number, inserted: number): void {
-    this.deps.metrics.recordInserted(inserted);
-    this.deps.metrics.duplicatesSkipped.inc(events - inserted);
-  }
-
   /**
-   * Writes the entries; when PostgreSQL refuses the data itself, splits the batch until the
+   * Writes the entries; when PostgreSQL refuses the data itself, splits them until the
    * offending events are isolated, so one bad row never blocks the partition.
    */
   private async writeIsolating(entries: Entry[], partition: number): Promise<{ inserted: number; refused: DeadLetter[] }> {
@@ -168,9 +194,8 @@ export class RequestLogBatchProcessor {
     }
   }
 
-  private async retrying<T>(payload: EachBatchPayload, dependency: string, step: () => Promise<T>): Promise<T> {
+  private async retrying<T>(dependency: 'PostgreSQL' | 'dead-letter topic', step: () => Promise<T>): Promise<T> {
     for (let attempt = 0; ; attempt += 1) {
-      if (!payload.isRunning() || payload.isStale()) throw new BatchAbandoned();
       try {
         const result = await step();
         if (dependency === 'PostgreSQL') this.setDatabaseAvailable(true);
@@ -179,21 +204,40 @@ export class RequestLogBatchProcessor {
       } catch (error) {
         this.deps.metrics.writeFailures.inc();
         if (dependency === 'PostgreSQL') this.setDatabaseAvailable(false);
+        if (this.draining) throw new BatchAbandoned();
         const delay = retryDelayMs(attempt, this.deps.retryMaxMs);
         this.deps.logger.warn(
-          { dependency, partition: payload.batch.partition, attempt: attempt + 1, retry_in_ms: delay, err: error },
+          { dependency, attempt: attempt + 1, retry_in_ms: delay, err: error },
           'batch not written; keeping it and retrying (offsets not committed)',
         );
-        await this.waitKeepingSession(payload, delay);
+        await sleep(delay);
+        if (this.draining) throw new BatchAbandoned();
       }
     }
   }
 
-  private async waitKeepingSession(payload: EachBatchPayload, delayMs: number): Promise<void> {
-    const until = Date.now() + delayMs;
-    while (payload.isRunning() && Date.now() < until) {
-      await new Promise((resolve) => setTimeout(resolve, Math.min(HEARTBEAT_SLICE_MS, until - Date.now())));
+  /** Backpressure: while too much is unwritten, hold the consumer here (keeping its session alive). */
+  private async holdWhileBehind(payload: EachBatchPayload): Promise<void> {
+    while (this.pendingEvents > MAX_PENDING_EVENTS && payload.isRunning() && !payload.isStale()) {
+      const oldest = this.inFlight.values().next().value;
+      await Promise.race([oldest, sleep(HEARTBEAT_SLICE_MS)]);
       await payload.heartbeat();
+    }
+  }
+
+  private recordWritten(events: number, inserted: number): void {
+    this.deps.metrics.recordInserted(inserted);
+    this.deps.metrics.duplicatesSkipped.inc(events - inserted);
+  }
+
+  private recordBatch(count: number, started: number, deadLettered: DeadLetter[], partition: number): void {
+    const { metrics, logger } = this.deps;
+    metrics.eventsConsumed.inc(count);
+    for (const letter of deadLettered) metrics.recordDeadLettered(letter.rejection.reason);
+    metrics.batchSize.observe(count);
+    metrics.batchDuration.observe((performance.now() - started) / 1000);
+    if (deadLettered.length > 0) {
+      logger.warn({ partition, dead_lettered: deadLettered.length, first: deadLettered[0].rejection }, 'sent malformed request-log events to the dead-letter topic');
     }
   }
 
@@ -202,7 +246,7 @@ export class RequestLogBatchProcessor {
     this.databaseAvailable = available;
     this.deps.metrics.databaseAvailable.set(available ? 1 : 0);
     this.deps.logger[available ? 'info' : 'error'](
-      available ? 'PostgreSQL writes succeed again; consuming' : 'PostgreSQL writes fail; pausing consumption and retrying',
+      available ? 'PostgreSQL writes succeed again; consuming' : 'PostgreSQL writes fail; retrying, the consumer is held once the backlog is full',
     );
     this.deps.onDatabaseAvailability?.(available);
   }
