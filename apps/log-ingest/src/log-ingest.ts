@@ -44,6 +44,11 @@ export function createLogIngest(config: LogIngestConfig, options: { logger?: Log
     max: config.writers + 2,
     application_name: 'flowgate-log-ingest',
     connectionTimeoutMillis: 5000,
+    // A write that never answers (a dead connection, a hung server) fails and is retried
+    // instead of holding the pipeline forever.
+    statement_timeout: 60000,
+    query_timeout: 70000,
+    keepAlive: true,
   });
   // An idle connection dropped by the server (PostgreSQL restarting) is not a crash.
   pool.on('error', (error) => logger.warn({ err: error }, 'idle PostgreSQL connection closed'));
