@@ -18,11 +18,12 @@ import { GatewayMetrics } from './metrics';
 import { RequestHandler } from './request-handler';
 import type { LogBatchSender } from './request-log/log-batch-sender';
 import { RequestLogBuffer } from './request-log/request-log-buffer';
-import { WorkerLogSender } from './request-log/worker-log-sender';
+import type { RequestLogSink } from './request-log/request-log-sink';
+import { WorkerRequestLog } from './request-log/worker-request-log';
 
 export interface GatewayOptions {
   logger?: Logger;
-  /** Replaces the Kafka sender (tests simulate outages with it). */
+  /** Buffers in this thread and sends through this instead of the Kafka worker (tests). */
   logSender?: LogBatchSender;
   /** Process metrics (CPU, memory, event loop) in `/_metrics`; on in `main.ts`. */
   defaultMetrics?: boolean;
@@ -36,7 +37,7 @@ export interface Gateway {
   url: string;
   port: number;
   metrics: GatewayMetrics;
-  logs: RequestLogBuffer;
+  logs: RequestLogSink;
   cache: ProjectCache;
   /** Stops accepting, finishes in-flight requests, flushes the request log, closes clients. */
   close(): Promise<void>;
@@ -74,17 +75,19 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
   redis.on('error', (error) => logger.debug({ err: error }, 'redis connection error'));
   subscriber.on('error', (error) => logger.debug({ err: error }, 'redis subscriber connection error'));
 
-  const logs = new RequestLogBuffer({
-    sender:
-      options.logSender ??
-      new WorkerLogSender(
-        { brokers: config.KAFKA_BROKERS, topic: config.KAFKA_LOG_TOPIC, clientId: 'flowgate-gateway', logLevel: config.LOG_LEVEL },
+  const logs: RequestLogSink = options.logSender
+    ? new RequestLogBuffer({ sender: options.logSender, logger, maxEvents: config.GATEWAY_LOG_BUFFER_MAX, lingerMs: config.GATEWAY_LOG_LINGER_MS })
+    : new WorkerRequestLog(
+        {
+          brokers: config.KAFKA_BROKERS,
+          topic: config.KAFKA_LOG_TOPIC,
+          clientId: 'flowgate-gateway',
+          logLevel: config.LOG_LEVEL,
+          maxEvents: config.GATEWAY_LOG_BUFFER_MAX,
+          lingerMs: config.GATEWAY_LOG_LINGER_MS,
+        },
         logger,
-      ),
-    logger,
-    maxEvents: config.GATEWAY_LOG_BUFFER_MAX,
-    lingerMs: config.GATEWAY_LOG_LINGER_MS,
-  });
+      );
   const metrics = new GatewayMetrics(
     { logBufferDepth: () => logs.depth, logEventsDropped: () => logs.dropped },
     { defaultMetrics: options.defaultMetrics },

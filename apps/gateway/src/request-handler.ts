@@ -14,7 +14,7 @@ import type { HostResolver } from './http/host-resolver';
 import type { InternalRoutes } from './http/internal-routes';
 import { parseBody, readRawBody } from './http/request-body';
 import type { GatewayMetrics } from './metrics';
-import type { RequestLogBuffer } from './request-log/request-log-buffer';
+import type { RequestLogSink } from './request-log/request-log-sink';
 import { requestLogEventJson } from './request-log/request-log-json';
 
 export interface RequestHandlerDeps {
@@ -23,7 +23,7 @@ export interface RequestHandlerDeps {
   auth: RequestAuthenticator;
   admin: AdminRoutes;
   internal: InternalRoutes;
-  logs: RequestLogBuffer;
+  logs: RequestLogSink;
   metrics: GatewayMetrics;
   logger: Logger;
   maxBodyBytes: number;

@@ -1,36 +1,42 @@
-import type { LogMessage } from './log-batch-sender';
-
 /**
- * Messages between the gateway and its Kafka worker thread: `{ id, lines }` → `{ id, error? }`
- * once Kafka acknowledged (or refused) the batch; `{ close: true }` → disconnect, then
- * `{ closed: true }`.
+ * Messages between the gateway's HTTP thread and its request-log worker thread.
+ *
+ * To the worker: `{ lines }` — events, fire and forget (the worker owns buffering, retries and
+ * the bound from then on); `{ close, timeoutMs }` — flush and disconnect.
+ * From the worker: `{ stats }` — buffer depth and dropped count, when they change (at most
+ * every 100 ms); `{ closed }` — events that could not be delivered at shutdown.
  */
 export interface KafkaWorkerData {
   brokers: string[];
   topic: string;
   clientId: string;
   logLevel: string;
+  maxEvents: number;
+  lingerMs: number;
 }
+
+export interface LogStats {
+  depth: number;
+  dropped: number;
+}
+
+export type ToWorker = { lines: string } | { close: true; timeoutMs: number };
+export type FromWorker = { stats: LogStats } | { closed: number };
 
 /**
- * A batch travels as one string, `key \t value` lines joined by `\n` (copying one string
- * between threads is far cheaper than cloning an array of objects). Keys are project ids and
- * values JSON: neither contains a raw tab or newline.
+ * Events travel as one string, `key \t value` lines joined by `\n`: copying one flat string
+ * between threads is far cheaper than cloning objects. Keys are project ids and values JSON;
+ * neither contains a raw tab or newline.
  */
-export type ToWorker = { id: number; lines: string } | { close: true };
+export const eventLine = (key: string, value: string): string => `${key}\t${value}`;
 
-export function encodeBatch(messages: LogMessage[]): string {
-  let lines = '';
-  for (let i = 0; i < messages.length; i++) lines += (i === 0 ? '' : '\n') + messages[i]!.key + '\t' + messages[i]!.value;
-  return lines;
+export function forEachEvent(lines: string, onEvent: (key: string, value: string) => void): void {
+  let start = 0;
+  while (start < lines.length) {
+    let end = lines.indexOf('\n', start);
+    if (end === -1) end = lines.length;
+    const tab = lines.indexOf('\t', start);
+    onEvent(lines.slice(start, tab), lines.slice(tab + 1, end));
+    start = end + 1;
+  }
 }
-
-export function decodeBatch(lines: string): LogMessage[] {
-  return lines.split('\n').map((line) => {
-    const tab = line.indexOf('\t');
-    return { key: line.slice(0, tab), value: line.slice(tab + 1) };
-  });
-}
-
-export type FromWorker = { id: number; error?: string } | { closed: true };
-

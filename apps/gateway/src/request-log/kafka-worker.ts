@@ -1,33 +1,39 @@
 /**
- * Worker thread that owns the kafkajs producer: encoding record batches costs about as much
- * CPU per request as serving it, so it runs beside the HTTP event loop instead of on it.
- * Protocol: kafka-worker-protocol.ts.
+ * The request-log worker thread: the bounded buffer and the kafkajs producer live here, beside
+ * the HTTP event loop. Encoding Kafka record batches costs about as much CPU per request as
+ * serving it, and events waiting for Kafka would otherwise be promoted into the HTTP thread's
+ * old generation. Protocol: kafka-worker-protocol.ts.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import pino from 'pino';
 import { KafkaLogSender } from './kafka-log-sender';
-import { decodeBatch, type FromWorker, type KafkaWorkerData, type ToWorker } from './kafka-worker-protocol';
+import { forEachEvent, type FromWorker, type KafkaWorkerData, type ToWorker } from './kafka-worker-protocol';
+import { RequestLogBuffer } from './request-log-buffer';
 
 const data = workerData as KafkaWorkerData;
 const port = parentPort!;
-const sender = new KafkaLogSender({
-  brokers: data.brokers,
-  topic: data.topic,
-  clientId: data.clientId,
-  // pino directly: the worker loads as little as it can (kafkajs logs carry no secrets).
-  logger: pino({ name: 'gateway', level: data.logLevel, base: { service: 'gateway', thread: 'kafka' } }),
+// pino directly: the worker loads as little as it can (these logs carry no secrets).
+const logger = pino({ name: 'gateway', level: data.logLevel, base: { service: 'gateway', thread: 'request-log' } });
+const buffer = new RequestLogBuffer({
+  sender: new KafkaLogSender({ brokers: data.brokers, topic: data.topic, clientId: data.clientId, logger }),
+  logger,
+  maxEvents: data.maxEvents,
+  lingerMs: data.lingerMs,
 });
+const push = (key: string, value: string): void => buffer.pushSerialized(key, value);
+
+let reported = { depth: -1, dropped: -1 };
+const report = setInterval(() => {
+  if (buffer.depth === reported.depth && buffer.dropped === reported.dropped) return;
+  reported = { depth: buffer.depth, dropped: buffer.dropped };
+  port.postMessage({ stats: reported } satisfies FromWorker);
+}, 100);
 
 port.on('message', (message: ToWorker) => {
-  if ('close' in message) {
-    void sender
-      .close()
-      .catch(() => undefined)
-      .then(() => port.postMessage({ closed: true } satisfies FromWorker));
+  if ('lines' in message) {
+    forEachEvent(message.lines, push);
     return;
   }
-  sender.send(decodeBatch(message.lines)).then(
-    () => port.postMessage({ id: message.id } satisfies FromWorker),
-    (error: unknown) => port.postMessage({ id: message.id, error: error instanceof Error ? error.message : String(error) } satisfies FromWorker),
-  );
+  clearInterval(report);
+  void buffer.close(message.timeoutMs).then((lost) => port.postMessage({ closed: lost } satisfies FromWorker));
 });

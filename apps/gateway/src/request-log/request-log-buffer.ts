@@ -1,6 +1,7 @@
 import type { RequestLogEvent } from '@flowgate/contracts';
 import type { Logger } from '@flowgate/platform';
 import type { LogBatchSender, LogMessage } from './log-batch-sender';
+import type { RequestLogSink } from './request-log-sink';
 
 export interface RequestLogBufferOptions {
   sender: LogBatchSender;
@@ -27,7 +28,7 @@ const WARN_EVERY_MS = 10_000;
  * (100,000 by default: 100 s at 1,000 req/s). Past the bound, new events are dropped, counted
  * and warned about (at most every 10 s).
  */
-export class RequestLogBuffer {
+export class RequestLogBuffer implements RequestLogSink {
   private queue: LogMessage[] = [];
   private inFlight = 0;
   private droppedTotal = 0;
