@@ -38,6 +38,11 @@ async function metricValue(ingest: LogIngest, name: string, labels: Record<strin
   return match?.value ?? 0;
 }
 
+async function lagTotal(ingest: LogIngest): Promise<number> {
+  const metric = await ingest.metrics.getSingleMetric('flowgate_log_ingest_consumer_lag')?.get();
+  return (metric?.values ?? []).reduce((sum, v) => sum + v.value, 0);
+}
+
 async function readTopic(kafka: Kafka, topic: string, count: number): Promise<KafkaMessage[]> {
   const consumer = kafka.consumer({ groupId: uniqueName('li-dlq-reader') });
   const messages: KafkaMessage[] = [];
@@ -214,11 +219,13 @@ describe('log-ingest while PostgreSQL refuses writes', () => {
     expect(await metricValue(running, 'flowgate_log_ingest_database_available')).toBe(0);
     expect(await committedTotal(kafka, topic, topic)).toBe(0);
     expect((await countStored(admin, projectId)).rows).toBe(0);
+    expect(await lagTotal(running)).toBe(40);
 
     await admin.query(`GRANT INSERT ON request_logs TO ${role}`);
     await waitFor('40 rows', () => countStored(admin, projectId), (c) => c.rows === 40);
     await waitFor('offsets committed', () => committedTotal(kafka, topic, topic), (n) => n === 40);
     expect(await countStored(admin, projectId)).toEqual({ rows: 40, distinct: 40 });
     expect(running.isReady()).toBe(true);
+    expect(await lagTotal(running)).toBe(0);
   });
 });

@@ -22,6 +22,16 @@ export interface LogIngest {
 }
 
 const CONSUMER_RESTART_DELAY_MS = 5000;
+const LAG_TIMEOUT_MS = 2000;
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+  });
+  work.catch(() => undefined); // a late failure after the timeout is of no interest
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
 
 /**
  * The log-ingest service: a Kafka consumer group that stores request-log events in
@@ -37,6 +47,8 @@ export function createLogIngest(config: LogIngestConfig, options: { logger?: Log
     retry: { initialRetryTime: 300, retries: 8 },
   });
   const admin = kafka.admin();
+  // Its own client for the lag metric, failing fast: a scrape must not hang while Kafka is away.
+  const lagAdmin = kafka.admin({ retry: { retries: 0 } });
   const producer = kafka.producer({ allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner });
   const pool = new Pool({
     connectionString: config.databaseUrl,
@@ -53,7 +65,7 @@ export function createLogIngest(config: LogIngestConfig, options: { logger?: Log
   // An idle connection dropped by the server (PostgreSQL restarting) is not a crash.
   pool.on('error', (error) => logger.warn({ err: error }, 'idle PostgreSQL connection closed'));
 
-  const metrics = createLogIngestMetrics(() => consumerLag(admin, config.groupId, config.topic));
+  const metrics = createLogIngestMetrics(() => withTimeout(consumerLag(lagAdmin, config.groupId, config.topic), LAG_TIMEOUT_MS));
   const repository = new RequestLogRepository(pool);
   let databaseAvailable = true;
   const processor = new RequestLogBatchProcessor({
@@ -130,6 +142,7 @@ export function createLogIngest(config: LogIngestConfig, options: { logger?: Log
           { topic: config.deadLetterTopic, numPartitions: 1 },
         ]);
         await producer.connect();
+        await lagAdmin.connect();
       } catch (error) {
         throw new DependencyError(`Kafka at ${config.kafkaBrokers.join(',')} failed (${(error as Error).message}) — fix KAFKA_BROKERS`);
       }
@@ -151,6 +164,7 @@ export function createLogIngest(config: LogIngestConfig, options: { logger?: Log
       await consumer?.disconnect().catch((error) => logger.warn({ err: error }, 'consumer disconnect failed'));
       await producer.disconnect().catch(() => undefined);
       await admin.disconnect().catch(() => undefined);
+      await lagAdmin.disconnect().catch(() => undefined);
       await pool.end().catch(() => undefined);
     },
   };
