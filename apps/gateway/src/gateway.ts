@@ -61,7 +61,9 @@ function redisOptions(role: 'commands' | 'changes'): RedisOptions {
           maxRetriesPerRequest: 0,
           autoResendUnfulfilledCommands: false,
           commandTimeout: 2000,
-          enableAutoPipelining: true,
+          // One command per keyed request: auto-pipelining only delays it to the next tick
+          // (and, measured, keeps request state alive long enough to reach the old generation).
+          enableAutoPipelining: false,
         }
       : { maxRetriesPerRequest: null }),
   };
