@@ -32,7 +32,7 @@ describe('fault drill (b): restart the Kafka broker under traffic', () => {
   });
 
   it('stores every acknowledged event exactly once across a broker restart', async () => {
-    ingest = new LogIngestProcess({ DATABASE_URL: process.env.DATABASE_URL!, KAFKA_BROKERS: broker.brokers, KAFKA_LOG_TOPIC: topic, LOG_INGEST_GROUP: topic }, topic);
+    ingest = new LogIngestProcess({ DATABASE_URL: process.env.DATABASE_URL!, KAFKA_BROKERS: broker.brokers, KAFKA_LOG_TOPIC: topic, LOG_INGEST_GROUP: topic }, 'kafka-restart');
     traffic = new Traffic(broker.brokers, topic, 500);
     await ingest.start();
     await traffic.start();

@@ -14,7 +14,7 @@ describe('fault drill (a): kill -9 log-ingest under traffic', () => {
   const kafka = drillKafka(brokers);
   const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 2 });
   const topic = uniqueName('drill-kill');
-  const ingest = new LogIngestProcess({ DATABASE_URL: process.env.DATABASE_URL!, KAFKA_BROKERS: brokers, KAFKA_LOG_TOPIC: topic, LOG_INGEST_GROUP: topic }, topic);
+  const ingest = new LogIngestProcess({ DATABASE_URL: process.env.DATABASE_URL!, KAFKA_BROKERS: brokers, KAFKA_LOG_TOPIC: topic, LOG_INGEST_GROUP: topic }, 'log-ingest-kill');
   const traffic = new Traffic(brokers, topic, 500);
 
   beforeAll(() => createDrillTopic(kafka, topic));

@@ -40,7 +40,7 @@ describe('fault drill (c): stop and start PostgreSQL under traffic', () => {
 
   it('pauses while PostgreSQL is down and stores every acknowledged event exactly once after it is back', async () => {
     const db = pool!;
-    ingest = new LogIngestProcess({ DATABASE_URL: postgres.url(), KAFKA_BROKERS: brokers, KAFKA_LOG_TOPIC: topic, LOG_INGEST_GROUP: topic }, topic);
+    ingest = new LogIngestProcess({ DATABASE_URL: postgres.url(), KAFKA_BROKERS: brokers, KAFKA_LOG_TOPIC: topic, LOG_INGEST_GROUP: topic }, 'postgres-restart');
     await ingest.start();
     await traffic.start();
     await waitStored(db, traffic, 500);

@@ -30,8 +30,9 @@ export class LogIngestProcess {
   }
 
   async start(): Promise<void> {
+    // One log per drill, started afresh by each run (restarts within the run append).
+    const out = openSync(this.logFile, this.port ? 'a' : 'w');
     if (!this.port) this.port = await freePort();
-    const out = openSync(this.logFile, 'a');
     this.child = spawn(process.execPath, [join(root, 'scripts', 'run-ts.js'), 'apps/log-ingest/src/main.ts'], {
       cwd: root,
       env: {

@@ -43,6 +43,8 @@ export class PrivateKafka {
     );
     closeSync(out);
     const child = this.child;
+    // Never outlive the test process, whatever way it ends.
+    process.once('exit', () => child.kill('SIGKILL'));
     await waitUntil(`the private Kafka broker on ${this.brokers} (log: ${this.logFile})`, async () => {
       if (child.exitCode !== null || child.signalCode !== null) throw new Error(`fault drill: the private Kafka broker exited (${child.exitCode}); see ${this.logFile}`);
       return this.answers();

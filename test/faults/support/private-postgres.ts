@@ -21,6 +21,7 @@ export class PrivatePostgres {
   readonly dir = mkdtempSync(join(tmpdir(), 'flowgate-faultdrill-pg-'));
   private readonly bin = binDir();
   private port = 0;
+  private exitHook: (() => void) | null = null;
 
   get data(): string {
     return join(this.dir, 'data');
@@ -37,6 +38,11 @@ export class PrivatePostgres {
   }
 
   start(): void {
+    if (!this.exitHook) {
+      // Never outlive the test process, whatever way it ends (pg_ctl runs the server detached).
+      this.exitHook = () => this.destroy();
+      process.once('exit', this.exitHook);
+    }
     const options = `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1 -c shared_buffers=32MB -c max_connections=30`;
     this.run('pg_ctl', ['-D', this.data, '-o', options, '-l', join(this.dir, 'server.log'), '-w', '-t', '60', 'start']);
   }
@@ -47,6 +53,8 @@ export class PrivatePostgres {
   }
 
   destroy(): void {
+    if (this.exitHook) process.removeListener('exit', this.exitHook);
+    this.exitHook = null;
     if (existsSync(join(this.data, 'postmaster.pid'))) {
       try {
         this.stop('immediate');
