@@ -10,6 +10,7 @@ import {
   countStored,
   createProjectWithKeys,
   deleteProject,
+  deleteTopics,
   makeEvent,
   sendEvents,
   sendRaw,
@@ -61,6 +62,7 @@ describe('log-ingest (Kafka → PostgreSQL)', () => {
   const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 2 });
   const kafka = testKafka(loadLogIngestConfig().kafkaBrokers);
   const topic = uniqueName('li-test');
+  const stopTopic = uniqueName('li-stop');
   const config = configFor(topic);
   let ingest: LogIngest;
   let producer: Producer;
@@ -78,6 +80,7 @@ describe('log-ingest (Kafka → PostgreSQL)', () => {
     await ingest?.stop();
     if (project) await deleteProject(pool, project);
     await pool.end();
+    await deleteTopics(kafka, [topic, stopTopic]);
   });
 
   it('stores every event once, even when the same event arrives twice', async () => {
@@ -161,7 +164,6 @@ describe('log-ingest (Kafka → PostgreSQL)', () => {
   });
 
   it('commits offsets only for what it stored, and all of it when it stops gracefully', async () => {
-    const stopTopic = uniqueName('li-stop');
     const stopping = createLogIngest(configFor(stopTopic));
     await stopping.start();
     const local = await connectProducer(kafka);
@@ -200,6 +202,7 @@ describe('log-ingest while PostgreSQL refuses writes', () => {
     await admin.query(`DROP OWNED BY ${role}`);
     await admin.query(`DROP ROLE ${role}`);
     await admin.end();
+    await deleteTopics(kafka, [topic]);
   });
 
   it('keeps the batch uncommitted, retries with backoff, and stores everything once writes work again', async () => {

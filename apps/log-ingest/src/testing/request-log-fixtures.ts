@@ -144,3 +144,14 @@ export async function deleteProject(pool: Pool, ids: { accountId: string; projec
   await pool.query('DELETE FROM request_logs WHERE project_id = $1', [ids.projectId]);
   await pool.query('DELETE FROM accounts WHERE id = $1', [ids.accountId]);
 }
+
+/** Deletes a test's topics and their dead-letter topics (names are unique per test). */
+export async function deleteTopics(kafka: Kafka, topics: string[]): Promise<void> {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    await admin.deleteTopics({ topics: topics.flatMap((topic) => [topic, `${topic}.dlq`]) }).catch(() => undefined);
+  } finally {
+    await admin.disconnect();
+  }
+}
