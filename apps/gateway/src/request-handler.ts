@@ -16,6 +16,7 @@ import { parseBody, readRawBody } from './http/request-body';
 import type { GatewayMetrics } from './metrics';
 import type { RequestLogSink } from './request-log/request-log-sink';
 import { requestLogEventJson } from './request-log/request-log-json';
+import { Throttle } from './throttle';
 
 export interface RequestHandlerDeps {
   hosts: HostResolver;
@@ -48,6 +49,7 @@ interface RouteMatch {
  */
 export class RequestHandler {
   private readonly onClose: (this: GatewayResponse) => void;
+  private readonly lookupWarning = new Throttle(10_000);
 
   constructor(private readonly deps: RequestHandlerDeps) {
     const record = (res: GatewayResponse): void => this.record(res);
@@ -70,7 +72,7 @@ export class RequestHandler {
     this.deps.cache.resolve(subdomain).then(
       (resolved) => (resolved === null ? projectNotFound(res) : this.serve(req, res, resolved, url)),
       (error: unknown) => {
-        this.deps.logger.warn({ err: error }, 'project lookup failed');
+        if (this.lookupWarning.ready()) this.deps.logger.warn({ err: error }, 'project lookup failed (Redis unavailable?)');
         sendError(res, 'unavailable', 'The gateway cannot load this project right now; retry shortly', { 'retry-after': '1' });
       },
     );

@@ -5,10 +5,10 @@ import type { AuthLevel } from '../config-cache/loaded-project';
 import { sendError } from '../http/errors';
 import type { GatewayResponse } from '../http/gateway-response';
 import type { GatewayMetrics } from '../metrics';
+import { Throttle } from '../throttle';
 import type { ApiKeyVerifier } from './api-key-verifier';
 
 const CHALLENGE = { 'www-authenticate': 'Bearer' };
-const WARN_EVERY_MS = 10_000;
 
 /**
  * `Authorization: Bearer <key>` → the project's key, its permission and its rate limit.
@@ -16,7 +16,7 @@ const WARN_EVERY_MS = 10_000;
  * Answers the error itself and resolves false when the request must stop.
  */
 export class RequestAuthenticator {
-  private lastRedisWarn = 0;
+  private readonly redisWarning = new Throttle(10_000);
 
   constructor(
     private readonly keys: ApiKeyVerifier,
@@ -64,10 +64,7 @@ export class RequestAuthenticator {
   }
 
   private warnRedis(error: unknown): void {
-    const now = Date.now();
-    if (now - this.lastRedisWarn < WARN_EVERY_MS) return;
-    this.lastRedisWarn = now;
-    this.logger.warn({ err: error }, 'Redis unavailable: keyed requests answered 503');
+    if (this.redisWarning.ready()) this.logger.warn({ err: error }, 'Redis unavailable: keyed requests answered 503');
   }
 }
 
