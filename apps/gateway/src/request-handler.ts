@@ -1,8 +1,8 @@
 import type { HttpMethod } from '@flowgate/contracts';
-import { executeFlow, type FlowResult } from '@flowgate/flow-engine';
+import { executeFlow, type FlowRequest, type FlowResult } from '@flowgate/flow-engine';
 import type { Logger } from '@flowgate/platform';
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { AdminRoutes } from './admin/admin-routes';
 import type { RequestAuthenticator } from './auth/request-authenticator';
@@ -32,6 +32,23 @@ export interface RequestHandlerDeps {
 }
 
 const MAX_LOGGED_PATH = 2048;
+/** Read by the engine only for configured parameters; endpoints without any share this one. */
+const NO_QUERY = new URLSearchParams();
+
+/** The engine's view of a request: headers are built by node:http only if the flow reads them. */
+class GatewayFlowRequest implements FlowRequest {
+  constructor(
+    readonly method: string,
+    readonly path: string,
+    readonly query: URLSearchParams,
+    readonly body: unknown,
+    private readonly req: IncomingMessage,
+  ) {}
+
+  get headers(): IncomingHttpHeaders {
+    return this.req.headers;
+  }
+}
 
 /** What the path and method matched; `group`/`route` undefined → 404/405 (after auth if the project requires it). */
 interface RouteMatch {
@@ -64,7 +81,7 @@ export class RequestHandler {
     const url = req.url ?? '/';
     if (url.charCodeAt(1) === 95 /* `/_` */ && this.deps.internal.handle(req, res, url)) return;
     res.on('close', this.onClose);
-    const subdomain = this.deps.hosts.subdomainOf(req.headers.host);
+    const subdomain = this.deps.hosts.subdomainOf(hostOf(req.rawHeaders));
     if (subdomain === null) return projectNotFound(res);
     const project = this.deps.cache.peek(subdomain);
     if (project === null) return projectNotFound(res);
@@ -135,12 +152,14 @@ export class RequestHandler {
     query: string,
     body: unknown,
   ): Promise<void> {
-    const result: FlowResult = await executeFlow(
-      route.prepared!,
-      { method: req.method ?? 'GET', path: route.path, query: new URLSearchParams(query), body, headers: req.headers },
-      project.ports,
-      { deadlineMs: this.deps.flowTimeoutMs },
+    const request = new GatewayFlowRequest(
+      req.method ?? 'GET',
+      route.path,
+      route.readsQuery && query !== '' ? new URLSearchParams(query) : NO_QUERY,
+      body,
+      req,
     );
+    const result: FlowResult = await executeFlow(route.prepared!, request, project.ports, { deadlineMs: this.deps.flowTimeoutMs });
     if (result.type === 'response') {
       const json = result.body === undefined ? undefined : JSON.stringify(result.body);
       sendJson(res, result.status, json === undefined ? '{}' : json);
@@ -170,6 +189,15 @@ export class RequestHandler {
     });
     this.deps.logs.pushSerialized(res.projectId, json);
   }
+}
+
+/** The Host header from the raw list, so that `req.headers` is only built when something needs it. */
+function hostOf(rawHeaders: string[]): string | undefined {
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!;
+    if (name.length === 4 && (name === 'Host' || name === 'host' || name.toLowerCase() === 'host')) return rawHeaders[i + 1];
+  }
+  return undefined;
 }
 
 function projectNotFound(res: GatewayResponse): void {

@@ -14,6 +14,8 @@ export interface LoadedRoute {
   version: number;
   /** The endpoint's auth with the project's Require Authentication folded in. */
   authLevel: AuthLevel;
+  /** False when the endpoint configures no query parameter: the query string is then never parsed. */
+  readsQuery: boolean;
   /** null when the published flow could not be prepared: the route answers 500 flow_error. */
   prepared: PreparedFlow | null;
 }
@@ -111,6 +113,7 @@ export function loadProject(published: PublishedProject, options: LoadProjectOpt
       path,
       version: route.version,
       authLevel: level > baseLevel ? level : baseLevel,
+      readsQuery: Array.isArray(route.query_params) && route.query_params.length > 0,
       prepared,
     };
   }
