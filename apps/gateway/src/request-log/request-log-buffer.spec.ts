@@ -115,3 +115,19 @@ describe('RequestLogBuffer batch bounds', () => {
     await buffer.close();
   });
 });
+
+describe('RequestLogBuffer default bound', () => {
+  it('holds a 60 s outage at 1,000 req/s (60,000 events) and delivers every one afterwards', async () => {
+    const sender = new SwitchableSender();
+    sender.up = false;
+    const buffer = new RequestLogBuffer({ sender, logger, maxEvents: 100_000, lingerMs: 1, retryMinMs: 1, retryMaxMs: 5 });
+    for (let n = 0; n < 60_000; n++) buffer.push(event(n));
+    expect(buffer.depth).toBe(60_000);
+    expect(buffer.dropped).toBe(0);
+    sender.up = true;
+    await waitFor(() => sender.delivered.length === 60_000, 'delivery of the backlog', 20_000);
+    expect(new Set(sender.delivered.map((m) => m.value)).size).toBe(60_000);
+    expect(paths(sender.delivered.slice(-3))).toEqual(['/n/59997', '/n/59998', '/n/59999']);
+    await buffer.close();
+  }, 30_000);
+});
