@@ -5,7 +5,7 @@ import { Pool } from 'pg';
 import { uniqueName } from '../../apps/log-ingest/src/testing/request-log-fixtures';
 import { createDrillTopic, drillKafka, expectExactlyOnce, finishDrill, waitAcknowledged, waitStored } from './support/drill';
 import { LogIngestProcess } from './support/log-ingest-process';
-import { sleep, waitUntil } from './support/ports';
+import { sleep, waitUntil } from '../support/ports';
 import { PrivateKafka } from './support/private-kafka';
 import { Traffic } from './support/traffic';
 

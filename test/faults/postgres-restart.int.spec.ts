@@ -6,7 +6,7 @@ import { Pool } from 'pg';
 import { uniqueName } from '../../apps/log-ingest/src/testing/request-log-fixtures';
 import { createDrillTopic, deleteDrillTopics, drillKafka, expectExactlyOnce, finishDrill, waitAcknowledged, waitStored } from './support/drill';
 import { LogIngestProcess } from './support/log-ingest-process';
-import { waitUntil } from './support/ports';
+import { waitUntil } from '../support/ports';
 import { PrivatePostgres } from './support/private-postgres';
 import { Traffic } from './support/traffic';
 

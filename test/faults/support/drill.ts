@@ -1,6 +1,6 @@
 import { Kafka, logLevel } from 'kafkajs';
 import type { Pool } from 'pg';
-import { waitUntil } from './ports';
+import { waitUntil } from '../../support/ports';
 import type { Traffic } from './traffic';
 import { countDrill, report, storedCount, type DrillCounts } from './verify';
 

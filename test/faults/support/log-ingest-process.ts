@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { freePort, waitUntil } from './ports';
+import { freePort, waitUntil } from '../../support/ports';
 
 const root = resolve(__dirname, '..', '..', '..');
 

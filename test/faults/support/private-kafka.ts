@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
-import { freePort, processAlive, sleep, waitUntil } from './ports';
+import { freePort, processAlive, sleep, waitUntil } from '../../support/ports';
 
 const root = resolve(__dirname, '..', '..', '..');
 const libs = join(root, '.cache', 'kafka', 'libs');
