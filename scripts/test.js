@@ -61,9 +61,26 @@ stage('typecheck: backend and libs, dashboard', () => {
   exec('tsc', ['-p', 'apps/dashboard/tsconfig.json', '--noEmit']);
 });
 
+const jestResults = path.join(root, '.cache', 'jest-results.json');
+
 stage('jest: unit and integration tests', () => {
-  exec('jest', ['--ci', ...jestArgs]);
+  try {
+    exec('jest', ['--ci', '--json', `--outputFile=${jestResults}`, ...jestArgs]);
+  } finally {
+    printTestCounts();
+  }
 });
+
+/** The plain closing line CI reads: `tests: N passed, N failed`. */
+function printTestCounts() {
+  try {
+    const { numPassedTests, numFailedTests, numPendingTests } = JSON.parse(require('node:fs').readFileSync(jestResults, 'utf8'));
+    const skipped = numPendingTests ? `, ${numPendingTests} skipped` : '';
+    process.stdout.write(`tests: ${numPassedTests} passed, ${numFailedTests} failed${skipped}\n`);
+  } catch {
+    // Jest wrote no results (it failed before running): its own output says why.
+  }
+}
 
 async function cleanUp() {
   if (!process.env.CI || startedServices.length === 0) return;

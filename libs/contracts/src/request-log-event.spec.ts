@@ -1,0 +1,33 @@
+import { randomUUID } from 'node:crypto';
+import { requestLogEventSchema } from './request-log-event';
+
+const event = () => ({
+  v: 1,
+  id: randomUUID(),
+  project_id: randomUUID(),
+  endpoint_id: null,
+  path: '/api/orders',
+  method: 'GET',
+  status: 200,
+  code: null,
+  duration_ms: 1.25,
+  key_id: randomUUID(),
+  time: new Date().toISOString(),
+});
+
+describe('request-log event schema', () => {
+  it('accepts the event a gateway produces', () => {
+    expect(requestLogEventSchema.safeParse(event()).success).toBe(true);
+  });
+
+  it.each([
+    ['an id that is not a UUID', { id: 'nope' }],
+    ['a status outside HTTP', { status: 700 }],
+    ['a negative duration', { duration_ms: -1 }],
+    ['a time without offset', { time: '2026-11-22 10:00' }],
+    ['another schema version', { v: 2 }],
+    ['an over-long path', { path: `/${'a'.repeat(2048)}` }],
+  ])('refuses %s', (_what, change) => {
+    expect(requestLogEventSchema.safeParse({ ...event(), ...change }).success).toBe(false);
+  });
+});
