@@ -5,24 +5,18 @@
  * images, Anthropic text generation, email enqueue) and owns its contents. The gateway calls
  * `createFlowPortsContext` once at start-up (shared clients, closed at shutdown) and
  * `buildFlowPorts` once per project configuration load — never per request.
+ *
+ * The adapters (`@flowgate/integrations`: jimp, the Anthropic SDK, BullMQ, SendGrid, ~50 MB of
+ * RSS) are loaded on first use: when a project with a text-generation or email integration is
+ * loaded, or when an HTTP Request / Manipulate Image block first runs, or an image is served.
+ * Their configuration is still validated at boot whenever one of its variables is set (with
+ * none set it is all defaults, valid by construction).
  */
 import type { PublishedProject } from '@flowgate/contracts';
-import { IntegrationError, type EmailPort, type FlowPorts, type HttpPort, type TextGenerationPort } from '@flowgate/flow-engine';
-import {
-  createAnthropicPort,
-  createEgressFetch,
-  createEmailPort,
-  createHttpPort,
-  createImagePort,
-  EMAIL_QUEUE_NAME,
-  loadIntegrationsConfig,
-  RedisImageStore,
-  type GuardedFetch,
-  type ImageStore,
-  type IntegrationsConfig,
-} from '@flowgate/integrations';
+import { IntegrationError, type EmailPort, type FlowPorts, type HttpPort, type ImagePort, type TextGenerationPort } from '@flowgate/flow-engine';
+import type { GuardedFetch, ImageStore, IntegrationsConfig } from '@flowgate/integrations';
 import type { Logger, SecretBox } from '@flowgate/platform';
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { GatewayConfig } from './config';
 
@@ -42,30 +36,53 @@ export interface FlowPortsContext {
   close(): Promise<void>;
 }
 
-/** What every project's ports share: configuration, the egress guard, the image store, the email queue. */
-interface SharedIntegrations {
+interface LoadedIntegrations {
   config: IntegrationsConfig;
   fetch: GuardedFetch;
   http: HttpPort;
   images: ImageStore;
+}
+
+/** What every project's ports share: configuration, the egress guard, the image store, the email queue. */
+interface SharedIntegrations {
+  /** Loads the adapters on first call. */
+  loaded(): LoadedIntegrations;
   emailQueue(): Queue;
   close(): Promise<void>;
 }
 
-function createSharedIntegrations(deps: FlowPortsDeps): SharedIntegrations {
+type IntegrationsModule = typeof import('./integrations-module');
+let integrationsModule: IntegrationsModule | undefined;
+
+/** `@flowgate/integrations`, required on first use. */
+export function loadIntegrations(): IntegrationsModule {
+  return (integrationsModule ??= require('./integrations-module') as IntegrationsModule);
+}
+
+/** Prefixes of the variables `loadIntegrationsConfig` reads (see libs/integrations/src/integrations.config.ts). */
+const INTEGRATION_VARIABLES = /^(FLOWGATE_EGRESS_|FLOWGATE_IMAGE_|FLOWGATE_SENDGRID_|ANTHROPIC_|EMAIL_QUEUE_|BULLMQ_)/;
+
+function createSharedIntegrations(deps: FlowPortsDeps, env: NodeJS.ProcessEnv = { ...process.env }): SharedIntegrations {
+  let loaded: LoadedIntegrations | null = null;
+  const load = () => {
+    if (loaded === null) {
+      const integrations = loadIntegrations();
+      const config = integrations.loadIntegrationsConfig(env);
+      const fetch = integrations.createEgressFetch(config.egress);
+      loaded = { config, fetch, http: integrations.createHttpPort({ fetch }), images: new integrations.RedisImageStore(deps.redis) };
+    }
+    return loaded;
+  };
   // Validated at boot: a bad FLOWGATE_EGRESS_* / FLOWGATE_IMAGE_* value stops the gateway with one line.
-  const config = loadIntegrationsConfig();
-  const fetch = createEgressFetch(config.egress);
+  if (Object.keys(env).some((name) => INTEGRATION_VARIABLES.test(name))) load();
   let queue: Queue | null = null;
   return {
-    config,
-    fetch,
-    http: createHttpPort({ fetch }),
-    images: new RedisImageStore(deps.redis),
+    loaded: load,
     emailQueue() {
       // Opened on the first project with an email integration: one connection per gateway.
       if (!queue) {
-        queue = new Queue(EMAIL_QUEUE_NAME, { connection: { url: deps.config.REDIS_URL }, prefix: config.bullmqPrefix });
+        const { Queue: BullQueue } = require('bullmq') as typeof import('bullmq');
+        queue = new BullQueue(loadIntegrations().EMAIL_QUEUE_NAME, { connection: { url: deps.config.REDIS_URL }, prefix: load().config.bullmqPrefix });
         queue.on('error', (error) => deps.logger.warn({ err: error }, 'email queue connection error'));
       }
       return queue;
@@ -90,16 +107,27 @@ export function createFlowPortsContext(deps: FlowPortsDeps): FlowPortsContext {
  */
 export function buildFlowPorts(project: PublishedProject, deps: FlowPortsDeps): FlowPorts {
   const shared = (deps.integrations ??= createSharedIntegrations(deps));
+  const publicBaseUrl = deps.config.GATEWAY_PUBLIC_URL.replace('{subdomain}', project.subdomain);
+  let images: ImagePort | undefined;
   const ports: FlowPorts = {
-    http: shared.http,
-    images: createImagePort({
-      store: shared.images,
-      publicBaseUrl: deps.config.GATEWAY_PUBLIC_URL.replace('{subdomain}', project.subdomain),
-      fetch: shared.fetch,
-      ttlSeconds: shared.config.images.ttlSeconds,
-      maxBytes: shared.config.images.maxBytes,
-      maxPixels: shared.config.images.maxPixels,
-    }),
+    // Both always present; the adapters behind them load when such a block first runs.
+    http: { request: (request, signal) => shared.loaded().http.request(request, signal) },
+    images: {
+      manipulate: (request, signal) => {
+        if (images === undefined) {
+          const { config, fetch, images: store } = shared.loaded();
+          images = loadIntegrations().createImagePort({
+            store,
+            publicBaseUrl,
+            fetch,
+            ttlSeconds: config.images.ttlSeconds,
+            maxBytes: config.images.maxBytes,
+            maxPixels: config.images.maxPixels,
+          });
+        }
+        return images.manipulate(request, signal);
+      },
+    },
   };
 
   const text = project.integrations.text_generation;
@@ -108,7 +136,7 @@ export function buildFlowPorts(project: PublishedProject, deps: FlowPortsDeps): 
     ports.textGeneration =
       apiKey === null
         ? unusableTextGeneration()
-        : createAnthropicPort({ apiKey, baseURL: shared.config.anthropicBaseUrl, defaultModel: text.default_model });
+        : loadIntegrations().createAnthropicPort({ apiKey, baseURL: shared.loaded().config.anthropicBaseUrl, defaultModel: text.default_model });
   }
 
   const email = project.integrations.email;
@@ -116,12 +144,12 @@ export function buildFlowPorts(project: PublishedProject, deps: FlowPortsDeps): 
     ports.email =
       decrypt(deps, project, 'email', email.api_key_encrypted) === null
         ? unusableEmail(email.verified_domains)
-        : createEmailPort({
+        : loadIntegrations().createEmailPort({
             queue: shared.emailQueue(),
             projectId: project.id,
             verifiedDomains: email.verified_domains,
             apiKeyEncrypted: email.api_key_encrypted,
-            attempts: shared.config.emailQueueAttempts,
+            attempts: shared.loaded().config.emailQueueAttempts,
           });
   }
   return ports;

@@ -3,9 +3,11 @@
  * gateway (any Host, before project resolution). Owned by the integrations work.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { RedisImageStore, serveStoredImage } from '@flowgate/integrations';
 import type { Redis } from 'ioredis';
+import { loadIntegrations } from './flow-ports';
 
 export function handleImageRequest(req: IncomingMessage, res: ServerResponse, redis: Redis): Promise<void> {
+  // The adapters load on the first image request (see flow-ports.ts).
+  const { RedisImageStore, serveStoredImage } = loadIntegrations();
   return serveStoredImage(req, res, new RedisImageStore(redis));
 }

@@ -43,7 +43,7 @@ export function createLogIngestMetrics(lag: LagSource) {
     registry,
     eventsConsumed: new Counter({
       name: 'flowgate_log_ingest_events_consumed_total',
-      help: 'Kafka messages handled (stored, already stored, or dead-lettered)',
+      help: 'Events handled (stored, already stored, or dead-lettered); a Kafka message may carry several',
       registers: [registry],
     }),
     rowsInserted: new Counter({
@@ -75,7 +75,7 @@ export function createLogIngestMetrics(lag: LagSource) {
     }),
     batchSize: new Histogram({
       name: 'flowgate_log_ingest_batch_size',
-      help: 'Messages per batch',
+      help: 'Events per batch (the messages of one partition fetched together)',
       buckets: [1, 10, 50, 100, 500, 1000, 2500, 5000, 10000],
       registers: [registry],
     }),

@@ -5,7 +5,7 @@ import type { EachBatchPayload, KafkaMessage } from 'kafkajs';
 import { Coalescer } from './coalescer';
 import type { DeadLetter, DeadLetterPublisher } from './dead-letter.publisher';
 import type { LogIngestMetrics } from './log-ingest.metrics';
-import { decodeRequestLogEvent } from './request-log.decoder';
+import { decodeRequestLogMessage } from './request-log.decoder';
 import { isDataError, type RequestLogRepository } from './request-log.repository';
 
 interface Entry {
@@ -102,9 +102,13 @@ export class RequestLogBatchProcessor {
     const entries: Entry[] = [];
     const malformed: DeadLetter[] = [];
     for (const message of batch.messages) {
-      const decoded = decodeRequestLogEvent(message.value);
-      if (decoded.ok) entries.push({ event: decoded.event, message });
-      else malformed.push({ message, partition: batch.partition, rejection: decoded.rejection });
+      // One message may carry several events (NDJSON); each is checked, stored or dead-lettered on its own.
+      const lines = decodeRequestLogMessage(message.value);
+      for (const decoded of lines) {
+        const own = lines.length === 1 ? message : { ...message, value: decoded.value };
+        if (decoded.ok) entries.push({ event: decoded.event, message: own });
+        else malformed.push({ message: own, partition: batch.partition, rejection: decoded.rejection });
+      }
     }
 
     const stored = this.store(entries, malformed, batch.partition);
@@ -115,7 +119,7 @@ export class RequestLogBatchProcessor {
     // The fetch position moves on now; the committed offset waits for `durable`.
     payload.resolveOffset(batch.lastOffset());
 
-    const count = batch.messages.length;
+    const count = entries.length + malformed.length; // events, not messages
     this.pendingEvents += count;
     const done: Promise<void> = durable
       .then(async (refused) => {

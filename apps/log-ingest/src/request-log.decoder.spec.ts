@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { decodeRequestLogEvent } from './request-log.decoder';
+import { decodeRequestLogEvent, decodeRequestLogMessage } from './request-log.decoder';
 
 const valid = () => ({
   v: 1,
@@ -44,5 +44,37 @@ describe('decodeRequestLogEvent', () => {
 
   it('rejects an event of another version', () => {
     expect(decodeRequestLogEvent(encode({ ...valid(), v: 2 }))).toMatchObject({ ok: false, rejection: { reason: 'invalid_event' } });
+  });
+});
+
+describe('decodeRequestLogMessage (NDJSON: one event per line)', () => {
+  it('decodes a single-event message as before, keeping its bytes', () => {
+    const event = valid();
+    const value = encode(event);
+    expect(decodeRequestLogMessage(value)).toEqual([{ ok: true, event, value }]);
+  });
+
+  it('decodes every line of a packed message, in order, each with its own bytes', () => {
+    const events = [valid(), valid(), valid()];
+    const lines = events.map((event) => JSON.stringify(event));
+    const decoded = decodeRequestLogMessage(Buffer.from(`${lines.join('\n')}\n`));
+    expect(decoded).toEqual(events.map((event, n) => ({ ok: true, event, value: Buffer.from(lines[n]) })));
+  });
+
+  it('rejects a malformed line alone and keeps the valid ones', () => {
+    const good = [valid(), valid()];
+    const broken = '{"v":1,';
+    const invalid = JSON.stringify({ ...valid(), id: 'not-a-uuid' });
+    const decoded = decodeRequestLogMessage(Buffer.from([JSON.stringify(good[0]), broken, invalid, JSON.stringify(good[1])].join('\n')));
+    expect(decoded).toHaveLength(4);
+    expect(decoded[0]).toMatchObject({ ok: true, event: good[0] });
+    expect(decoded[1]).toMatchObject({ ok: false, rejection: { reason: 'invalid_json' }, value: Buffer.from(broken) });
+    expect(decoded[2]).toMatchObject({ ok: false, rejection: { reason: 'invalid_event' }, value: Buffer.from(invalid) });
+    expect(decoded[3]).toMatchObject({ ok: true, event: good[1] });
+  });
+
+  it('rejects an empty message once', () => {
+    expect(decodeRequestLogMessage(null)).toEqual([{ ok: false, rejection: expect.objectContaining({ reason: 'empty_message' }), value: null }]);
+    expect(decodeRequestLogMessage(Buffer.from('\n\n'))).toMatchObject([{ ok: false, rejection: { reason: 'empty_message' } }]);
   });
 });

@@ -1,4 +1,4 @@
-import { requestLogEventSchema, type RequestLogEvent } from '@flowgate/contracts';
+import { requestLogEventSchema, splitRequestLogMessage, type RequestLogEvent } from '@flowgate/contracts';
 
 /** Why an event cannot be stored; the label of the dead-letter counter. */
 export type RejectionReason = 'empty_message' | 'invalid_json' | 'invalid_event' | 'rejected_by_database';
@@ -31,4 +31,25 @@ export function decodeRequestLogEvent(value: Buffer | null): DecodeResult {
     return { ok: false, rejection: { reason: 'invalid_event', detail } };
   }
   return { ok: true, event: parsed.data };
+}
+
+/** One event of a message: decoded, or rejected; `value` is that event's own bytes (what a dead letter carries). */
+export type DecodedLine = DecodeResult & { value: Buffer | null };
+
+/**
+ * Decodes one Kafka message value: NDJSON, one event per line (a single event is a one-line
+ * message; see libs/contracts/src/request-log-event.ts). Every line is validated on its own,
+ * so a malformed event rejects only itself. An empty value is one `empty_message` rejection.
+ */
+export function decodeRequestLogMessage(value: Buffer | null): DecodedLine[] {
+  if (value === null || value.length === 0) return [{ ...decodeRequestLogEvent(value), value }];
+  // Single-event messages (no separator before the last byte) keep their buffer as is.
+  const newline = value.indexOf(10);
+  if (newline === -1 || newline === value.length - 1) return [{ ...decodeRequestLogEvent(value), value }];
+  const lines = splitRequestLogMessage(value.toString('utf8'));
+  if (lines.length === 0) return [{ ...decodeRequestLogEvent(null), value }];
+  return lines.map((line) => {
+    const bytes = Buffer.from(line, 'utf8');
+    return { ...decodeRequestLogEvent(bytes), value: bytes };
+  });
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { requestLogEventSchema } from './request-log-event';
+import { requestLogEventSchema, splitRequestLogMessage } from './request-log-event';
 
 const event = () => ({
   v: 1,
@@ -29,5 +29,16 @@ describe('request-log event schema', () => {
     ['an over-long path', { path: `/${'a'.repeat(2048)}` }],
   ])('refuses %s', (_what, change) => {
     expect(requestLogEventSchema.safeParse({ ...event(), ...change }).success).toBe(false);
+  });
+});
+
+describe('request-log message format (NDJSON)', () => {
+  it('splits a message into its event lines, in order, skipping empty lines', () => {
+    const a = JSON.stringify(event());
+    const b = JSON.stringify({ ...event(), path: '/with\nnewline' });
+    expect(splitRequestLogMessage(a)).toEqual([a]);
+    expect(splitRequestLogMessage(`${a}\n${b}\n`)).toEqual([a, b]);
+    expect(splitRequestLogMessage('\n')).toEqual([]);
+    expect(splitRequestLogMessage(`${b}\n${a}`).map((line) => requestLogEventSchema.parse(JSON.parse(line)).path)).toEqual(['/with\nnewline', '/api/orders']);
   });
 });

@@ -1,8 +1,28 @@
 import { z } from 'zod';
 
-/** Kafka topic of request-log events; key = project id (keeps a project's events ordered). */
+/**
+ * Kafka topic of request-log events; key = project id (keeps a project's events ordered).
+ *
+ * Message format: the value is UTF-8 NDJSON — one or more `RequestLogEvent` JSON objects,
+ * one per line, separated by `\n` (a trailing `\n` is allowed; JSON never holds a raw
+ * newline, so the separator is unambiguous). A message with one line is the original
+ * single-event form. Gateways pack the events of one project from one send into one message
+ * (in order, up to REQUEST_LOG_MESSAGE_MAX_BYTES), which costs the producer and the broker a
+ * fraction of one message per event. Consumers validate every line on its own: a malformed
+ * line is rejected alone (log-ingest dead-letters just that line), the others are stored;
+ * idempotency stays per event id.
+ */
 export const REQUEST_LOG_TOPIC_DEFAULT = 'flowgate.request-logs';
 export const REQUEST_LOG_DLQ_TOPIC_DEFAULT = 'flowgate.request-logs.dlq';
+/** Separator of the events in one message. */
+export const REQUEST_LOG_EVENT_SEPARATOR = '\n';
+/** Bytes of one message's value at most (well below the broker's default 1 MB message limit). */
+export const REQUEST_LOG_MESSAGE_MAX_BYTES = 256 * 1024;
+
+/** The event lines of one message value (empty lines skipped), in order. */
+export function splitRequestLogMessage(value: string): string[] {
+  return value.split(REQUEST_LOG_EVENT_SEPARATOR).filter((line) => line.length > 0);
+}
 
 /** One event per request that reached a known project (produced by gateways, v1). */
 export const requestLogEventSchema = z.object({

@@ -1,6 +1,7 @@
 import type { Logger } from '@flowgate/platform';
 import { Kafka, logLevel, Partitioners, type ICustomPartitioner, type Producer } from 'kafkajs';
 import type { LogBatchSender, LogMessage } from './log-batch-sender';
+import { packByProject } from './pack-messages';
 
 export interface KafkaLogSenderOptions {
   brokers: string[];
@@ -35,7 +36,7 @@ const memoisedPartitioner: ICustomPartitioner = () => {
 };
 
 /**
- * kafkajs idempotent producer (acks = all). Retries inside kafkajs are kept short: the
+ * kafkajs idempotent producer (acks = all); a batch's events are packed one message per project. Retries inside kafkajs are kept short: the
  * request-log buffer owns the retry loop (with backoff, bounded memory and warnings), so a
  * batch that kafkajs gives up on is simply sent again. Duplicates that a retry can cause are
  * harmless: log-ingest is idempotent on the event id.
@@ -74,7 +75,8 @@ export class KafkaLogSender implements LogBatchSender {
     try {
       if (this.connected === null) this.connected = this.producer.connect();
       await this.connected;
-      await this.producer.send({ topic: this.options.topic, acks: -1, messages });
+      // One NDJSON message per project per send (see pack-messages.ts); events stay in order.
+      await this.producer.send({ topic: this.options.topic, acks: -1, messages: packByProject(messages) });
     } catch (error) {
       // Start from a clean connection next time (a new producer id for the idempotent producer).
       this.connected = null;

@@ -1,4 +1,4 @@
-import { requestLogEventSchema, type RequestLogEvent } from '@flowgate/contracts';
+import { requestLogEventSchema, splitRequestLogMessage, type RequestLogEvent } from '@flowgate/contracts';
 import { Kafka, logLevel } from 'kafkajs';
 import { randomBytes } from 'node:crypto';
 import { waitFor } from './wait-for';
@@ -41,7 +41,10 @@ export async function readEvents(topic: string, count: number, timeoutMs = 20_00
     await consumer.subscribe({ topic, fromBeginning: true });
     await consumer.run({
       eachMessage: async ({ message }) => {
-        events.push({ key: message.key?.toString() ?? null, event: requestLogEventSchema.parse(JSON.parse(message.value!.toString())) });
+        // A message carries one or more events, one per line (see the contract).
+        for (const line of splitRequestLogMessage(message.value!.toString())) {
+          events.push({ key: message.key?.toString() ?? null, event: requestLogEventSchema.parse(JSON.parse(line)) });
+        }
       },
     });
     await waitFor(() => events.length >= count, `${count} events on ${topic} (have ${events.length})`, timeoutMs);
