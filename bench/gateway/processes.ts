@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 
 export { freePort } from '../../apps/gateway/src/testing/free-port';
@@ -82,4 +82,30 @@ export function sampleRss(pid: number): () => number {
     clearInterval(timer);
     return peak;
   };
+}
+
+/** CPU time (user + system, all threads) a process used so far, in seconds; NaN when it is gone or unknown. */
+export function cpuSeconds(pid: number | null): number {
+  if (pid === null) return NaN;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+  } catch {
+    return NaN;
+  }
+}
+
+/** The pid of the shared Kafka broker (a `kafka.Kafka` JVM outside the fault drills' private ones), or null. */
+export function kafkaBrokerPid(): number | null {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (cmdline.includes('kafka.Kafka') && !cmdline.includes('faultdrills')) return Number(entry);
+    } catch {
+      // gone
+    }
+  }
+  return null;
 }
