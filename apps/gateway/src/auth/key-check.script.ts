@@ -8,7 +8,9 @@
  * is accepted only when fewer than `ratelimit_min` were accepted in the 60 s before it, so no
  * 60-second interval ever holds more than the limit, whichever gateway served them.
  * Refused requests (forbidden or limited) are not recorded. `last_used_ms` is written at most
- * once a second per key (the control plane shows it to the second).
+ * once a second per key (the control plane shows it to the second), and the window's TTL
+ * (61 s) is renewed with it: every entry still expires with the key no later than 61 s after
+ * it was added, and no entry younger than 60 s is ever lost.
  *
  * Reply: {status, key id, permission, limit, remaining, reset ms}; status 0 = unknown key or a
  * key of another project (the rest absent), 1 = accepted, 2 = rate limited, 3 = forbidden.
@@ -30,9 +32,13 @@ elseif count >= limit then
 else
   if count == 0 then oldest = now end
   redis.call('ZADD', KEYS[2], now, ARGV[2])
-  redis.call('PEXPIRE', KEYS[2], 60000)
-  -- last use to the second is enough; skip the write while it is fresh
-  if now - (tonumber(rec[5]) or 0) >= 1000 then redis.call('HSET', KEYS[1], 'last_used_ms', now) end
+  -- last use to the second is enough; skip the write while it is fresh. The window's expiry
+  -- rides along (and is set whenever the window was empty, i.e. the key is new): renewed to
+  -- 61 s at most 1 s before any accepted request, it always outlives the newest entry by
+  -- 60 s, and saves a PEXPIRE on every other request.
+  local fresh = now - (tonumber(rec[5]) or 0) < 1000
+  if not fresh then redis.call('HSET', KEYS[1], 'last_used_ms', now) end
+  if count == 0 or not fresh then redis.call('PEXPIRE', KEYS[2], 61000) end
   count = count + 1
 end
 local reset = 0
