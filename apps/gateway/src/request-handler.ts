@@ -8,6 +8,7 @@ import type { AdminRoutes } from './admin/admin-routes';
 import type { RequestAuthenticator } from './auth/request-authenticator';
 import { normaliseRoutePath, type AuthLevel, type LoadedProject, type LoadedRoute, type RouteGroup } from './config-cache/loaded-project';
 import type { ProjectCache } from './config-cache/project-cache';
+import { allowCrossOrigin, answerPreflight, originOf, preflightMethod } from './http/cors';
 import { internalError, refuseBody, sendError, sendErrorWithStatus } from './http/errors';
 import { sendJson, type GatewayResponse } from './http/gateway-response';
 import type { HostResolver } from './http/host-resolver';
@@ -100,6 +101,8 @@ export class RequestHandler {
     const queryStart = url.indexOf('?');
     const path = queryStart === -1 ? url : url.slice(0, queryStart);
     res.logPath = path.length > MAX_LOGGED_PATH ? path.slice(0, MAX_LOGGED_PATH) : path;
+    if (originOf(req.rawHeaders) !== undefined) allowCrossOrigin(res);
+    if (req.method === 'OPTIONS' && preflightMethod(req) !== undefined && this.preflight(req, res, project, path)) return;
     if (path.startsWith('/admin/')) return this.deps.admin.handle(req, res, project, path);
     const routePath = routePathOf(path);
     const group = routePath === null ? undefined : project.routes.get(routePath);
@@ -109,6 +112,23 @@ export class RequestHandler {
     const level = route === undefined ? project.baseLevel : route.authLevel;
     if (level === 0) return this.dispatch(req, res, match);
     this.authenticateThenDispatch(req, res, match, level).catch((error: unknown) => internalError(res, this.deps.logger, error));
+  }
+
+  /**
+   * A CORS preflight to a path that serves something: 204 with its methods, before any key
+   * check (browsers never send one) or rate limit. False for an unknown path, which is then
+   * answered as any other request (404, or 401 under Require Authentication).
+   */
+  private preflight(req: IncomingMessage, res: GatewayResponse, project: LoadedProject, path: string): boolean {
+    let allow: string | null | undefined;
+    if (path.startsWith('/admin/')) allow = this.deps.admin.allowedMethods(path);
+    else {
+      const routePath = routePathOf(path);
+      allow = routePath === null ? undefined : project.routes.get(routePath)?.allow;
+    }
+    if (allow === null || allow === undefined || allow === '') return false;
+    answerPreflight(req, res, allow);
+    return true;
   }
 
   private async authenticateThenDispatch(req: IncomingMessage, res: GatewayResponse, match: RouteMatch, level: AuthLevel): Promise<void> {

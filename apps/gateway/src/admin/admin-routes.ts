@@ -25,22 +25,28 @@ export class AdminRoutes {
 
   /** `path` starts with `/admin/`. */
   handle(req: IncomingMessage, res: GatewayResponse, project: LoadedProject, path: string): void {
-    if (!path.startsWith(COLLECTION)) return notFound(res, path);
-    const rest = path.slice(COLLECTION.length).replace(/\/+$/, '');
-    if (rest === '') {
+    const target = adminTarget(path);
+    if (target === null) return notFound(res, path);
+    if (target === COLLECTION_TARGET) {
       if (req.method !== 'POST') return methodNotAllowed(res, 'POST');
       this.create(req, res, project).catch((error: unknown) => internalError(res, this.logger, error));
       return;
     }
-    if (rest.charCodeAt(0) !== 47 || rest.indexOf('/', 1) !== -1) return notFound(res, path);
     if (req.method !== 'DELETE') return methodNotAllowed(res, 'DELETE');
     let keyId: string;
     try {
-      keyId = decodeURIComponent(rest.slice(1));
+      keyId = decodeURIComponent(target.slice(1));
     } catch {
       return notFound(res, path);
     }
     this.delete(req, res, project, keyId).catch((error: unknown) => internalError(res, this.logger, error));
+  }
+
+  /** The methods served at an admin path (`POST` or `DELETE`), null where nothing is (→ 404). */
+  allowedMethods(path: string): string | null {
+    const target = adminTarget(path);
+    if (target === null) return null;
+    return target === COLLECTION_TARGET ? 'POST' : 'DELETE';
   }
 
   private async create(req: IncomingMessage, res: GatewayResponse, project: LoadedProject): Promise<void> {
@@ -68,6 +74,17 @@ export class AdminRoutes {
       sendError(res, 'unavailable', 'API keys cannot be managed right now; retry shortly', { 'retry-after': '5' });
     }
   }
+}
+
+const COLLECTION_TARGET = '';
+
+/** `/admin/api-keys` → `''`, `/admin/api-keys/<id>` → `/<id>` (trailing slashes ignored), else null. */
+function adminTarget(path: string): string | null {
+  if (!path.startsWith(COLLECTION)) return null;
+  const rest = path.slice(COLLECTION.length).replace(/\/+$/, '');
+  if (rest === COLLECTION_TARGET) return rest;
+  if (rest.charCodeAt(0) !== 47 || rest.indexOf('/', 1) !== -1) return null;
+  return rest;
 }
 
 function notFound(res: GatewayResponse, path: string): void {
