@@ -1,4 +1,4 @@
-import { apiKeyRecordKey, formatApiKey, type PublishedProject } from '@flowgate/contracts';
+import { apiKeyRecordKey, formatApiKey, rateLimitKey, type PublishedProject } from '@flowgate/contracts';
 import { Redis } from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import type { Gateway } from './gateway';
@@ -122,6 +122,25 @@ describe('gateway: API keys, permissions and rate limits (real Redis)', () => {
     expect(retryAfter).toBeLessThanOrEqual(60);
     const metrics = await call(gateway.url, 'x', '/_metrics');
     expect(metrics.text).toMatch(/flowgate_gateway_rate_limited_total [1-9]/);
+  });
+
+  it('slides: requests older than 60 s free their slots, younger ones still count', async () => {
+    const key = await publisher.createKey(open.id, { ratelimit_min: 3 });
+    const [seconds] = await redis.time();
+    const now = Number(seconds) * 1000;
+    // Three accepted requests 61 s ago (newest first, as the gateway writes them): all outside the window.
+    await redis.lpush(rateLimitKey(key.hash), now - 61_500, now - 61_200, now - 61_000);
+    const afterOld = await get(open, '/members', key.key);
+    expect(afterOld.status).toBe(200);
+    expect(afterOld.headers['ratelimit-remaining']).toBe('2');
+
+    // Two more 30 s ago fill the window with the request just made: the next one waits ~30 s.
+    await redis.rpush(rateLimitKey(key.hash), now - 30_000, now - 30_000);
+    const limited = await get(open, '/members', key.key);
+    expect(limited.status).toBe(429);
+    const retryAfter = Number(limited.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThanOrEqual(25);
+    expect(retryAfter).toBeLessThanOrEqual(31);
   });
 
   it('fails a deleted key on the very next request', async () => {

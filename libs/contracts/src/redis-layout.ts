@@ -10,7 +10,7 @@
  * | fg:sub:<subdomain>          | string | control plane  | project id serving that subdomain (lowercase)   |
  * | fg:project:{<pid>}          | string | control plane  | JSON `PublishedProject` (project, integrations, live routes with compiled flows) |
  * | fg:key:{<sha256 hex>}       | hash   | control plane  | `PublishedApiKey` fields; gateway script adds `last_used_ms` |
- * | fg:rl:{<sha256 hex>}        | zset   | gateway script | sliding-window log of accepted request times (ms) for that key |
+ * | fg:rate:{<sha256 hex>}      | list   | gateway script | sliding-window log of accepted request times (ms, newest first) for that key |
  * | fg:image:<id>               | string | gateway        | PNG bytes of a manipulate_image result, with a TTL |
  *
  * Pub/sub channel `fg:changes` carries JSON `ConfigChange` after the write is done.
@@ -23,7 +23,7 @@ export const CHANGES_CHANNEL = 'fg:changes';
 export const subdomainKey = (subdomain: string): string => `fg:sub:${subdomain.toLowerCase()}`;
 export const projectKey = (projectId: string): string => `fg:project:{${projectId}}`;
 export const apiKeyRecordKey = (keyHash: string): string => `fg:key:{${keyHash}}`;
-export const rateLimitKey = (keyHash: string): string => `fg:rl:{${keyHash}}`;
+export const rateLimitKey = (keyHash: string): string => `fg:rate:{${keyHash}}`;
 export const imageKey = (imageId: string): string => `fg:image:${imageId}`;
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

@@ -1,5 +1,5 @@
 import { apiKeyRecordKey, rateLimitKey, type KeyPermission } from '@flowgate/contracts';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { KEY_CHECK_LUA } from './key-check.script';
 
@@ -18,7 +18,7 @@ export type KeyCheck =
 type KeyCheckReply = [number, string?, string?, number?, number?, number?];
 
 interface ScriptedRedis extends Redis {
-  fgKeyCheck(recordKey: string, windowKey: string, projectId: string, member: string, level: string): Promise<KeyCheckReply>;
+  fgKeyCheck(recordKey: string, windowKey: string, projectId: string, level: string): Promise<KeyCheckReply>;
 }
 
 const OUTCOMES = ['invalid', 'accepted', 'rate_limited', 'forbidden'] as const;
@@ -26,10 +26,6 @@ const OUTCOMES = ['invalid', 'accepted', 'rate_limited', 'forbidden'] as const;
 /** Runs the key script (EVALSHA via ioredis `defineCommand`, EVAL once after a script flush). */
 export class ApiKeyVerifier {
   private readonly redis: ScriptedRedis;
-  /** Window members are `<instance>:<counter>`: unique across gateways without a clock. */
-  private readonly instance = randomBytes(6).toString('base64url');
-  private counter = 0;
-
   constructor(redis: Redis) {
     if (!('fgKeyCheck' in redis)) {
       redis.defineCommand('fgKeyCheck', { numberOfKeys: 2, lua: KEY_CHECK_LUA });
@@ -40,8 +36,7 @@ export class ApiKeyVerifier {
   /** Rejects when Redis cannot answer: the caller must refuse the request (never accept unverified). */
   async check(apiKey: string, projectId: string, level: 'user' | 'admin'): Promise<KeyCheck> {
     const hash = keyHash(apiKey);
-    const member = `${this.instance}:${++this.counter}`;
-    const reply = await this.redis.fgKeyCheck(apiKeyRecordKey(hash), rateLimitKey(hash), projectId, member, level);
+    const reply = await this.redis.fgKeyCheck(apiKeyRecordKey(hash), rateLimitKey(hash), projectId, level);
     const outcome = OUTCOMES[reply[0]] ?? 'invalid';
     if (outcome === 'invalid') return { outcome };
     return {
