@@ -2,10 +2,10 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { Kafka, logLevel } from 'kafkajs';
 import { freePort, processAlive, sleep, waitUntil } from '../../support/ports';
 
 const root = resolve(__dirname, '..', '..', '..');
+const { kafkaAnswers } = require(join(root, 'scripts', 'lib', 'services')) as { kafkaAnswers(brokers: string[]): Promise<boolean> };
 const libs = join(root, '.cache', 'kafka', 'libs');
 
 /**
@@ -71,17 +71,9 @@ export class PrivateKafka {
     rmSync(this.dir, { recursive: true, force: true });
   }
 
-  private async answers(): Promise<boolean> {
-    const admin = new Kafka({ clientId: 'faultdrill-probe', brokers: [this.brokers], logLevel: logLevel.NOTHING, retry: { retries: 0 }, connectionTimeout: 1000 }).admin();
-    try {
-      await admin.connect();
-      const cluster = await admin.describeCluster();
-      return cluster.brokers.length > 0 && cluster.controller !== null && cluster.controller !== -1;
-    } catch {
-      return false;
-    } finally {
-      await admin.disconnect().catch(() => undefined);
-    }
+  /** The same readiness probe the stack uses for the shared broker. */
+  private answers(): Promise<boolean> {
+    return kafkaAnswers([this.brokers]);
   }
 
   private async configure(): Promise<void> {
