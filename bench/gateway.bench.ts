@@ -16,7 +16,8 @@
  * The gateway runs with the Node flags docs/gateway.md recommends for it (GATEWAY_NODE_FLAGS,
  * default `--max-semi-space-size=8`: a smaller young generation, ~25 MB less RSS).
  * Env: BENCH_SECONDS (10), BENCH_CONNECTIONS (50), BENCH_FROM_SOURCE, GATEWAY_NODE_FLAGS,
- * REDIS_URL, KAFKA_BROKERS.
+ * BENCH_TARGETS (comma list of public, keyed, node_red; default all; raw always runs, the
+ * ratios need it), REDIS_URL, KAFKA_BROKERS.
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -35,6 +36,11 @@ const EXPECTED = JSON.stringify({ result: 'HELLO BENCH' });
 const FROM_SOURCE = process.env.BENCH_FROM_SOURCE === '1';
 const GATEWAY_NODE_FLAGS = (process.env.GATEWAY_NODE_FLAGS ?? '--max-semi-space-size=8').split(' ').filter(Boolean);
 const BUILD_DIR = path.join(ROOT, '.cache/bench/gateway-build');
+const OPTIONAL_TARGETS = ['public', 'keyed', 'node_red'] as const;
+const TARGETS = new Set(process.env.BENCH_TARGETS ? process.env.BENCH_TARGETS.split(',').map((name) => name.trim()) : OPTIONAL_TARGETS);
+for (const name of TARGETS) {
+  if (!(OPTIONAL_TARGETS as readonly string[]).includes(name)) throw new Error(`BENCH_TARGETS: unknown target ${name} (known: ${OPTIONAL_TARGETS.join(', ')})`);
+}
 
 /** `node <entry>`: compiled JavaScript, or the TypeScript source through the SWC hook. */
 function entryArgs(tsPath: string): string[] {
@@ -116,7 +122,7 @@ async function main(): Promise<void> {
 
     const [rawPort, gatewayPort, nodeRedPort] = await Promise.all([freePort(), freePort(), freePort()]);
     if (!FROM_SOURCE) buildForBench(ROOT, BUILD_DIR);
-    const raw = startProcess('raw', [...entryArgs('bench/gateway/raw-server.ts'), String(rawPort)], process.env, ROOT);
+    const rawProcess = startProcess('raw', [...entryArgs('bench/gateway/raw-server.ts'), String(rawPort)], process.env, ROOT);
     const gateway = startProcess(
       'gateway',
       [...GATEWAY_NODE_FLAGS, ...entryArgs('apps/gateway/src/main.ts')],
@@ -133,13 +139,16 @@ async function main(): Promise<void> {
       },
       ROOT,
     );
-    const nodeRed = startNodeRed(ROOT, nodeRedPort);
-    nodeRedCleanup = nodeRed.cleanup;
-    services.push(raw, gateway, nodeRed);
+    const nodeRed = TARGETS.has('node_red') ? startNodeRed(ROOT, nodeRedPort) : null;
+    services.push(rawProcess, gateway);
+    if (nodeRed) {
+      nodeRedCleanup = nodeRed.cleanup;
+      services.push(nodeRed);
+    }
     await Promise.all([
-      waitUntilServing(raw, rawPort, '/'),
+      waitUntilServing(rawProcess, rawPort, '/'),
       waitUntilServing(gateway, gatewayPort, '/api/shout?name=bench', { host }),
-      waitUntilServing(nodeRed, nodeRedPort, '/shout?name=bench'),
+      nodeRed && waitUntilServing(nodeRed, nodeRedPort, '/shout?name=bench'),
     ]);
 
     process.stdout.write(
@@ -148,44 +157,42 @@ async function main(): Promise<void> {
     );
     const accounting: Accounting = { redisPid: Number((/process_id:(\d+)/.exec(await redis.info('server')) ?? [])[1]) || null, kafkaPid: kafkaBrokerPid() };
     process.stdout.write(`bench key: ratelimit_min ${KEY_LIMIT_PER_MIN} (not reachable in this run; the window log holds every request of the last 60 s)\n`);
+    const measureIf = (name: Target['name'], target: Omit<Target, 'name'>): Promise<Measured | null> =>
+      TARGETS.has(name) ? measure({ name, ...target }, accounting) : Promise.resolve(null);
+    const raw = await measure({ name: 'raw', port: rawPort, path: '/shout?name=bench', headers: {}, pid: rawProcess.child.pid! }, accounting);
     const results = {
-      raw: await measure({ name: 'raw', port: rawPort, path: '/shout?name=bench', headers: {}, pid: raw.child.pid! }, accounting),
-      public: await measure({ name: 'public', port: gatewayPort, path: '/api/shout?name=bench', headers: { host }, pid: gateway.child.pid! }, accounting),
-      keyed: await measure({
-        name: 'keyed',
+      public: await measureIf('public', { port: gatewayPort, path: '/api/shout?name=bench', headers: { host }, pid: gateway.child.pid! }),
+      keyed: await measureIf('keyed', {
         port: gatewayPort,
         path: '/api/shout-keyed?name=bench',
         headers: { host, authorization: `Bearer ${key.key}` },
         pid: gateway.child.pid!,
-      }, accounting),
-      node_red: await measure({ name: 'node_red', port: nodeRedPort, path: '/shout?name=bench', headers: {}, pid: nodeRed.child.pid! }, accounting),
+      }),
+      node_red: nodeRed ? await measureIf('node_red', { port: nodeRedPort, path: '/shout?name=bench', headers: {}, pid: nodeRed.child.pid! }) : null,
     };
 
-    const ratio = (n: number) => Math.round((n / results.raw.requestsPerSecond) * 100) / 100;
-    const gatewayRssMb = Math.max(results.public.peakRssMb, results.keyed.peakRssMb);
+    const ratio = (n: number) => Math.round((n / raw.requestsPerSecond) * 100) / 100;
+    const gatewayRssMb = Math.max(results.public?.peakRssMb ?? 0, results.keyed?.peakRssMb ?? 0);
+    const gatewaySummary = (result: Measured | null) =>
+      result && {
+        rps: result.requestsPerSecond,
+        p50_ms: result.p50Ms,
+        p99_ms: result.p99Ms,
+        ratio: ratio(result.requestsPerSecond),
+        cpu_us_per_request: result.cpuUsPerRequest,
+      };
+    const measuredGateway = [results.public, results.keyed].filter((result): result is Measured => result !== null);
     const summary = {
       bench: 'gateway',
       connections: CONNECTIONS,
       seconds: SECONDS,
       runtime: FROM_SOURCE ? 'ts-source' : 'compiled-js',
       gateway_node_flags: GATEWAY_NODE_FLAGS.join(' '),
-      raw: { rps: results.raw.requestsPerSecond, p50_ms: results.raw.p50Ms, p99_ms: results.raw.p99Ms },
-      public: {
-        rps: results.public.requestsPerSecond,
-        p50_ms: results.public.p50Ms,
-        p99_ms: results.public.p99Ms,
-        ratio: ratio(results.public.requestsPerSecond),
-        cpu_us_per_request: results.public.cpuUsPerRequest,
-      },
-      keyed: {
-        rps: results.keyed.requestsPerSecond,
-        p50_ms: results.keyed.p50Ms,
-        p99_ms: results.keyed.p99Ms,
-        ratio: ratio(results.keyed.requestsPerSecond),
-        cpu_us_per_request: results.keyed.cpuUsPerRequest,
-      },
+      raw: { rps: raw.requestsPerSecond, p50_ms: raw.p50Ms, p99_ms: raw.p99Ms, cpu_us_per_request: raw.cpuUsPerRequest.server },
+      public: gatewaySummary(results.public),
+      keyed: gatewaySummary(results.keyed),
       key_ratelimit_min: KEY_LIMIT_PER_MIN,
-      node_red: {
+      node_red: results.node_red && {
         rps: results.node_red.requestsPerSecond,
         p50_ms: results.node_red.p50Ms,
         p99_ms: results.node_red.p99Ms,
@@ -193,17 +200,20 @@ async function main(): Promise<void> {
       },
       gateway_rss_mb: gatewayRssMb,
       targets: {
-        public_ratio_ge_0_50: ratio(results.public.requestsPerSecond) >= 0.5,
-        keyed_ratio_ge_0_35: ratio(results.keyed.requestsPerSecond) >= 0.35,
-        p99_lt_10_ms: results.public.p99Ms < 10 && results.keyed.p99Ms < 10,
-        rss_lt_150_mb: gatewayRssMb < 150,
+        public_ratio_ge_0_50: results.public ? ratio(results.public.requestsPerSecond) >= 0.5 : null,
+        keyed_ratio_ge_0_35: results.keyed ? ratio(results.keyed.requestsPerSecond) >= 0.35 : null,
+        p99_lt_10_ms: measuredGateway.length > 0 ? measuredGateway.every((result) => result.p99Ms < 10) : null,
+        rss_lt_150_mb: measuredGateway.length > 0 ? gatewayRssMb < 150 : null,
       },
     };
-    process.stdout.write(
-      `ratios vs raw: public ${summary.public.ratio}×, keyed ${summary.keyed.ratio}×, node-red ${summary.node_red.ratio}×; ` +
-        `gateway ${Math.round((results.public.requestsPerSecond / results.node_red.requestsPerSecond) * 10) / 10}× node-red; ` +
-        `gateway peak RSS ${gatewayRssMb} MB\n`,
-    );
+    const ratios = [
+      summary.public && `public ${summary.public.ratio}×`,
+      summary.keyed && `keyed ${summary.keyed.ratio}×`,
+      summary.node_red && `node-red ${summary.node_red.ratio}×`,
+    ].filter(Boolean);
+    const versusNodeRed =
+      results.public && results.node_red ? `; gateway ${Math.round((results.public.requestsPerSecond / results.node_red.requestsPerSecond) * 10) / 10}× node-red` : '';
+    process.stdout.write(`ratios vs raw: ${ratios.join(', ')}${versusNodeRed}; gateway peak RSS ${gatewayRssMb} MB\n`);
     process.stdout.write(`${JSON.stringify(summary)}\n`);
   } finally {
     await Promise.all(services.map((service) => service.stop()));

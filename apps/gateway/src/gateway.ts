@@ -6,6 +6,8 @@ import { Redis, type RedisOptions } from 'ioredis';
 import { AdminRoutes } from './admin/admin-routes';
 import { ControlPlaneClient } from './admin/control-plane-client';
 import { ApiKeyVerifier } from './auth/api-key-verifier';
+import { KeyCheckConnection } from './auth/key-check-connection';
+import { KEY_CHECK_LUA } from './auth/key-check.script';
 import { RequestAuthenticator } from './auth/request-authenticator';
 import type { GatewayConfig } from './config';
 import { loadProject } from './config-cache/loaded-project';
@@ -48,6 +50,8 @@ const REQUEST_TIMEOUT_MS = 60_000;
 const HEADERS_TIMEOUT_MS = 15_000;
 /** In-flight requests get this long at shutdown before their connections are cut. */
 const DRAIN_MS = 10_000;
+/** A key check Redis has not answered by then is refused (503) and its connection replaced. */
+const KEY_CHECK_TIMEOUT_MS = 2000;
 
 function redisOptions(role: 'commands' | 'changes'): RedisOptions {
   return {
@@ -61,9 +65,6 @@ function redisOptions(role: 'commands' | 'changes'): RedisOptions {
           maxRetriesPerRequest: 0,
           autoResendUnfulfilledCommands: false,
           commandTimeout: 2000,
-          // One command per keyed request: auto-pipelining only delays it to the next tick
-          // (and, measured, keeps request state alive long enough to reach the old generation).
-          enableAutoPipelining: false,
         }
       : { maxRetriesPerRequest: null }),
   };
@@ -73,6 +74,14 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
   const logger = options.logger ?? createLogger('gateway', config.LOG_LEVEL);
   const redis = new Redis(config.REDIS_URL, redisOptions('commands'));
   const subscriber = new Redis(config.REDIS_URL, redisOptions('changes'));
+  // Fails fast like `redis` (keyed requests answer 503 while Redis is away), one write per loop turn.
+  const keyChecks = new KeyCheckConnection({
+    url: config.REDIS_URL,
+    lua: KEY_CHECK_LUA,
+    timeoutMs: KEY_CHECK_TIMEOUT_MS,
+    name: 'flowgate-gateway-keys',
+    onError: (error) => logger.debug({ err: error }, 'redis key-check connection error'),
+  });
   // Errors are reported by the components that see them; ioredis would print them otherwise.
   redis.on('error', (error) => logger.debug({ err: error }, 'redis connection error'));
   subscriber.on('error', (error) => logger.debug({ err: error }, 'redis subscriber connection error'));
@@ -121,7 +130,7 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
   });
 
   let accepting = false;
-  const auth = new RequestAuthenticator(new ApiKeyVerifier(redis), metrics, logger);
+  const auth = new RequestAuthenticator(new ApiKeyVerifier(keyChecks), metrics, logger);
   const handler = new RequestHandler({
     hosts: new HostResolver(config.GATEWAY_DOMAIN),
     cache,
@@ -153,13 +162,14 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
   server.on('clientError', answerClientError);
 
   const closeClients = async (): Promise<void> => {
+    keyChecks.close();
     for (const client of [subscriber, redis]) {
       await client.quit().catch(() => client.disconnect());
     }
   };
 
   try {
-    await Promise.all([redis.connect(), subscriber.connect()]);
+    await Promise.all([redis.connect(), subscriber.connect(), keyChecks.connect()]);
     await cache.start();
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

@@ -1,7 +1,6 @@
 import { apiKeyRecordKey, rateLimitKey, type KeyPermission } from '@flowgate/contracts';
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
-import { KEY_CHECK_LUA } from './key-check.script';
+import type { KeyCheckConnection } from './key-check-connection';
 
 export type KeyCheck =
   | { outcome: 'invalid' }
@@ -17,26 +16,16 @@ export type KeyCheck =
 
 type KeyCheckReply = [number, string?, string?, number?, number?, number?];
 
-interface ScriptedRedis extends Redis {
-  fgKeyCheck(recordKey: string, windowKey: string, projectId: string, level: string): Promise<KeyCheckReply>;
-}
-
 const OUTCOMES = ['invalid', 'accepted', 'rate_limited', 'forbidden'] as const;
 
-/** Runs the key script (EVALSHA via ioredis `defineCommand`, EVAL once after a script flush). */
+/** Runs the key script (key-check.script.ts) on its own pipelined connection. */
 export class ApiKeyVerifier {
-  private readonly redis: ScriptedRedis;
-  constructor(redis: Redis) {
-    if (!('fgKeyCheck' in redis)) {
-      redis.defineCommand('fgKeyCheck', { numberOfKeys: 2, lua: KEY_CHECK_LUA });
-    }
-    this.redis = redis as unknown as ScriptedRedis;
-  }
+  constructor(private readonly connection: KeyCheckConnection) {}
 
   /** Rejects when Redis cannot answer: the caller must refuse the request (never accept unverified). */
   async check(apiKey: string, projectId: string, level: 'user' | 'admin'): Promise<KeyCheck> {
     const hash = keyHash(apiKey);
-    const reply = await this.redis.fgKeyCheck(apiKeyRecordKey(hash), rateLimitKey(hash), projectId, level);
+    const reply = (await this.connection.evalScript([apiKeyRecordKey(hash), rateLimitKey(hash)], [projectId, level])) as KeyCheckReply;
     const outcome = OUTCOMES[reply[0]] ?? 'invalid';
     if (outcome === 'invalid') return { outcome };
     return {
