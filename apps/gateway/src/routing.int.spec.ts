@@ -1,5 +1,6 @@
 import type { PublishedProject } from '@flowgate/contracts';
 import { Redis } from 'ioredis';
+import http from 'node:http';
 import net from 'node:net';
 import type { Gateway } from './gateway';
 import { startGateway } from './testing/gateway-harness';
@@ -202,6 +203,37 @@ describe('gateway: routing, bodies and flows (real Redis, Kafka and engine)', ()
       'flowgate_gateway_config_cache_lookups_total{cache="subdomain",result="miss"}',
     ]) {
       expect(metrics.text).toContain(name);
+    }
+  });
+
+  it('gives each of many concurrent requests on shared keep-alive connections its own answer', async () => {
+    // Answers of one event-loop turn are written together (gateway-response.ts): none may be
+    // swapped, lost or mixed with an error answer of the same turn.
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
+    const get = (path: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = http.get({ host: '127.0.0.1', port: gateway.port, path, headers: { host }, agent }, (res) => {
+          let body = '';
+          res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        });
+        req.on('error', reject);
+      });
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 300 }, (_, i) => (i % 10 === 9 ? get(`/api/nowhere-${i}`) : get(`/api/hello?name=caller${i}`))),
+      );
+      answers.forEach((answer, i) => {
+        if (i % 10 === 9) {
+          expect(answer.status).toBe(404);
+          expect(JSON.parse(answer.body)).toMatchObject({ code: 'endpoint_not_found', message: `No endpoint at /api/nowhere-${i}` });
+        } else {
+          expect(answer.status).toBe(200);
+          expect(JSON.parse(answer.body)).toEqual({ message: `Hello caller${i}`, lang: null });
+        }
+      });
+    } finally {
+      agent.destroy();
     }
   });
 
