@@ -7,13 +7,13 @@ const { probeTcp } = require('./services');
 const root = path.resolve(__dirname, '..', '..');
 const APPS = ['control-plane', 'gateway', 'log-ingest', 'worker'];
 
-function backend(name, port, readyPath) {
+function backend(name, port, readyPath, nodeFlags = []) {
   const entry = `apps/${name}/src/main.ts`;
   return {
     name,
     entry,
     command: process.execPath,
-    args: [path.join(root, 'scripts', 'run-ts.js'), entry],
+    args: [...nodeFlags, path.join(root, 'scripts', 'run-ts.js'), entry],
     port: Number(port),
     readyUrl: `http://127.0.0.1:${port}${readyPath}`,
   };
@@ -23,7 +23,8 @@ function backend(name, port, readyPath) {
 function stackServices(env) {
   return [
     backend('control-plane', env.CONTROL_PLANE_PORT, '/readyz'),
-    backend('gateway', env.GATEWAY_PORT, '/_readyz'),
+    // A small young generation: see "Deployment notes" in docs/gateway.md.
+    backend('gateway', env.GATEWAY_PORT, '/_readyz', ['--max-semi-space-size=4']),
     backend('log-ingest', env.LOG_INGEST_PORT, '/readyz'),
     backend('worker', env.WORKER_PORT, '/readyz'),
     {
