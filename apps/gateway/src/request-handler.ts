@@ -1,5 +1,5 @@
 import type { HttpMethod } from '@flowgate/contracts';
-import { executeFlow, type FlowRequest, type FlowResult } from '@flowgate/flow-engine';
+import { runFlow, type FlowRequest, type FlowResult } from '@flowgate/flow-engine';
 import type { Logger } from '@flowgate/platform';
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
@@ -143,11 +143,15 @@ export class RequestHandler {
     }
     if (route.prepared === null) return sendError(res, 'flow_error', 'This endpoint could not be loaded; deploy it again');
     const method = req.method;
-    const running =
-      method === 'GET' || method === 'DELETE'
-        ? this.run(req, res, match.project, route, match.query, null)
-        : this.readBodyThenRun(req, res, match.project, route, match.query);
-    running.catch((error: unknown) => internalError(res, this.deps.logger, error));
+    try {
+      const running =
+        method === 'GET' || method === 'DELETE'
+          ? this.run(req, res, match.project, route, match.query, null)
+          : this.readBodyThenRun(req, res, match.project, route, match.query);
+      running?.catch((error: unknown) => internalError(res, this.deps.logger, error));
+    } catch (error) {
+      internalError(res, this.deps.logger, error);
+    }
   }
 
   private async readBodyThenRun(
@@ -164,14 +168,15 @@ export class RequestHandler {
     await this.run(req, res, project, route, query, body.value);
   }
 
-  private async run(
+  /** Answers within this call when the flow ran synchronously (no port call); else returns the pending answer. */
+  private run(
     req: IncomingMessage,
     res: GatewayResponse,
     project: LoadedProject,
     route: LoadedRoute,
     query: string,
     body: unknown,
-  ): Promise<void> {
+  ): Promise<void> | undefined {
     const request = new GatewayFlowRequest(
       req.method ?? 'GET',
       route.path,
@@ -179,13 +184,10 @@ export class RequestHandler {
       body,
       req,
     );
-    const result: FlowResult = await executeFlow(route.prepared!, request, project.ports, { deadlineMs: this.deps.flowTimeoutMs });
-    if (result.type === 'response') {
-      const json = result.body === undefined ? undefined : JSON.stringify(result.body);
-      sendJson(res, result.status, json === undefined ? '{}' : json);
-    } else {
-      sendErrorWithStatus(res, result.status, result.code, result.message);
-    }
+    const result = runFlow(route.prepared!, request, project.ports, { deadlineMs: this.deps.flowTimeoutMs });
+    if (result instanceof Promise) return result.then((settled) => answerFlow(res, settled));
+    answerFlow(res, result);
+    return undefined;
   }
 
   /** Runs once per request (`close`): metrics, and the log event when the project is known. */
@@ -218,6 +220,15 @@ function hostOf(rawHeaders: string[]): string | undefined {
     if (name.length === 4 && (name === 'Host' || name === 'host' || name.toLowerCase() === 'host')) return rawHeaders[i + 1];
   }
   return undefined;
+}
+
+function answerFlow(res: GatewayResponse, result: FlowResult): void {
+  if (result.type === 'response') {
+    const json = result.body === undefined ? undefined : JSON.stringify(result.body);
+    sendJson(res, result.status, json === undefined ? '{}' : json);
+  } else {
+    sendErrorWithStatus(res, result.status, result.code, result.message);
+  }
 }
 
 function projectNotFound(res: GatewayResponse): void {

@@ -11,7 +11,7 @@ export { compiledFlowSchema, COMPILED_FLOW_FORMAT } from './compile/compiled-flo
 export type { CompiledFlow } from './compile/compiled-flow';
 export { prepareFlow } from './execute/prepare-flow';
 export type { PreparedFlow } from './execute/prepare-flow';
-export { executeFlow } from './execute/execute-flow';
+export { executeFlow, runFlow } from './execute/execute-flow';
 export type { FlowRequest, FlowResult, ExecuteOptions } from './runtime/flow-io';
 export { blockCatalogue } from './blocks/catalogue';
 export type { BlockCatalogueEntry } from './blocks/catalogue';

@@ -1,6 +1,6 @@
 import type { HttpPort, OutboundResponse } from '../ports';
 import { compileFlow } from '../compile/compile-flow';
-import { executeFlow } from './execute-flow';
+import { executeFlow, runFlow as runPrepared } from './execute-flow';
 import { prepareFlow } from './prepare-flow';
 import { graphFlow, linearFlow, request, respondingFlow, runFlow, settings } from '../testing/flow-fixtures';
 
@@ -38,6 +38,22 @@ describe('flow execution', () => {
       message: 'Set Variable (clock): failed unexpectedly (clock unavailable)',
       node_id: 'clock',
     });
+  });
+
+  it('gives the result itself (no promise) when no block called a port, a promise otherwise', async () => {
+    const prepare = (flow: ReturnType<typeof respondingFlow>) => {
+      const compiled = compileFlow({ flow, settings: settings() });
+      if (!compiled.ok) throw new Error('expected the flow to compile');
+      return prepareFlow(compiled.compiled);
+    };
+    const synchronous = runPrepared(prepare(respondingFlow([setVar('a', 'a', 'x')], { a: '{local.a}' })), request(), {});
+    expect(synchronous).toEqual({ type: 'response', status: 200, body: { a: 'x' } });
+    const { http, pending } = manualHttp();
+    const waiting = runPrepared(prepare(respondingFlow([call('c', 'api')], { done: true })), request({ body: { n: 1 } }), { http });
+    expect(waiting).toBeInstanceOf(Promise);
+    await flush();
+    pending[0]!.resolve({ status: 200, headers: {}, body: '{}' });
+    await expect(waiting).resolves.toEqual({ type: 'response', status: 200, body: { done: true } });
   });
 
   it('never rejects on a request it cannot read', async () => {

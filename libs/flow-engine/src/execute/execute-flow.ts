@@ -19,9 +19,19 @@ const BLOCKS_PER_CLOCK_READING = 4;
  * continuation, so a flow without such blocks awaits nothing.
  */
 export function executeFlow(flow: PreparedFlow, request: FlowRequest, ports: FlowPorts, options: ExecuteOptions = {}): Promise<FlowResult> {
+  const result = runFlow(flow, request, ports, options);
+  return result instanceof Promise ? result : Promise.resolve(result);
+}
+
+/**
+ * `executeFlow` without the promise when the flow finished synchronously (no block called a
+ * port): the result itself, so that a server can answer within the same call. A promise
+ * (which never rejects) otherwise.
+ */
+export function runFlow(flow: PreparedFlow, request: FlowRequest, ports: FlowPorts, options: ExecuteOptions = {}): FlowResult | Promise<FlowResult> {
   let step: Step | null = null;
   try {
-    if (options.signal?.aborted) return Promise.resolve(interrupted(new RunInterrupted('cancelled'), null));
+    if (options.signal?.aborted) return interrupted(new RunInterrupted('cancelled'), null);
     const run = flow.startRun(request, ports, deadlineAt(options.deadlineMs), options.signal);
     step = flow.entry;
     let untilClock = BLOCKS_PER_CLOCK_READING;
@@ -30,12 +40,12 @@ export function executeFlow(flow: PreparedFlow, request: FlowRequest, ports: Flo
       step = advance(step, step.execute(run));
       if (--untilClock === 0 && step !== null) {
         untilClock = BLOCKS_PER_CLOCK_READING;
-        if (run.deadlineAt !== Infinity && Date.now() >= run.deadlineAt) return Promise.resolve(interrupted(new RunInterrupted('deadline'), step));
+        if (run.deadlineAt !== Infinity && Date.now() >= run.deadlineAt) return interrupted(new RunInterrupted('deadline'), step);
       }
     }
-    return Promise.resolve(run.result ?? emptyResponse());
+    return run.result ?? emptyResponse();
   } catch (error) {
-    return Promise.resolve(failure(error, step));
+    return failure(error, step);
   }
 }
 
