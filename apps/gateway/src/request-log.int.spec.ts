@@ -2,6 +2,8 @@ import type { PublishedProject } from '@flowgate/contracts';
 import { createLogger } from '@flowgate/platform';
 import { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { KafkaLogSender } from './request-log/kafka-log-sender';
 import type { LogBatchSender, LogMessage } from './request-log/log-batch-sender';
 import { RequestLogBuffer } from './request-log/request-log-buffer';
@@ -83,6 +85,40 @@ describe('gateway: request log on the real Kafka', () => {
       await gateway.close();
     }
   }, 40_000);
+
+  it('logs a request whose caller left before the answer as 499 client_closed_request', async () => {
+    // The flow waits on a remote that answers after 1.5 s; the caller hangs up after 200 ms.
+    const remote = http.createServer((_req, res) => setTimeout(() => res.end('{}'), 1500));
+    await new Promise<void>((resolve) => remote.listen(0, '127.0.0.1', resolve));
+    const remoteUrl = `http://127.0.0.1:${(remote.address() as AddressInfo).port}`;
+    const slow = publisher.newProject([
+      publishedRoute({ path: '/slow', blocks: [{ type: 'http_request', config: { name: 'wait', url: `${remoteUrl}/` } }, respond({ ok: true })] }),
+    ]);
+    await publisher.publish(slow);
+    const topic = await newTopic();
+    // The integrations read their settings from the environment (loopback is refused by default).
+    const allowBefore = process.env.FLOWGATE_EGRESS_ALLOW_CIDRS;
+    process.env.FLOWGATE_EGRESS_ALLOW_CIDRS = '127.0.0.0/8';
+    const gateway = await startGateway({ KAFKA_LOG_TOPIC: topic });
+    try {
+      const abandoned = http.get({ host: '127.0.0.1', port: gateway.port, path: '/slow', headers: { host: `${slow.subdomain}.localhost` } });
+      abandoned.on('error', () => undefined);
+      setTimeout(() => abandoned.destroy(), 200);
+      const [{ key, event }] = await readEvents(topic, 1);
+      expect(key).toBe(slow.id);
+      expect(event).toMatchObject({ path: '/slow', status: 499, code: 'client_closed_request', endpoint_id: slow.routes[0]!.endpoint_id });
+      expect(event.duration_ms).toBeGreaterThanOrEqual(150);
+      expect(event.duration_ms).toBeLessThan(1500);
+      // The gateway keeps serving once the remote answers the abandoned call.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect((await call(gateway.url, host, '/ok')).status).toBe(200);
+    } finally {
+      await gateway.close();
+      await new Promise((resolve) => remote.close(resolve));
+      if (allowBefore === undefined) delete process.env.FLOWGATE_EGRESS_ALLOW_CIDRS;
+      else process.env.FLOWGATE_EGRESS_ALLOW_CIDRS = allowBefore;
+    }
+  });
 
   it('delivers everything buffered during a Kafka outage once Kafka answers again', async () => {
     const topic = await newTopic();
