@@ -14,7 +14,8 @@
  * SWC settings (bench/gateway/build.ts), as a deployment would run them; BENCH_FROM_SOURCE=1
  * runs them through scripts/run-ts.js instead (same speed, ~90 MB more RSS for the SWC hook).
  * The gateway runs with the Node flags docs/gateway.md recommends for it (GATEWAY_NODE_FLAGS,
- * default `--max-semi-space-size=4`: a smaller young generation, ~45 MB less RSS).
+ * default `--max-semi-space-size=4 --single-threaded-gc`: a smaller young generation, ~45 MB
+ * less RSS, and no GC helper threads competing for the cores).
  * Env: BENCH_SECONDS (10), BENCH_CONNECTIONS (50), BENCH_FROM_SOURCE, GATEWAY_NODE_FLAGS,
  * BENCH_TARGETS (comma list of public, keyed, node_red; default all; raw always runs, the
  * ratios need it), REDIS_URL, KAFKA_BROKERS.
@@ -34,7 +35,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const WARMUP_SECONDS = 3;
 const EXPECTED = JSON.stringify({ result: 'HELLO BENCH' });
 const FROM_SOURCE = process.env.BENCH_FROM_SOURCE === '1';
-const GATEWAY_NODE_FLAGS = (process.env.GATEWAY_NODE_FLAGS ?? '--max-semi-space-size=4').split(' ').filter(Boolean);
+const GATEWAY_NODE_FLAGS = (process.env.GATEWAY_NODE_FLAGS ?? '--max-semi-space-size=4 --single-threaded-gc').split(' ').filter(Boolean);
 const BUILD_DIR = path.join(ROOT, '.cache/bench/gateway-build');
 const OPTIONAL_TARGETS = ['public', 'keyed', 'node_red'] as const;
 const TARGETS = new Set(process.env.BENCH_TARGETS ? process.env.BENCH_TARGETS.split(',').map((name) => name.trim()) : OPTIONAL_TARGETS);

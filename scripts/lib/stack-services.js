@@ -24,7 +24,7 @@ function stackServices(env) {
   return [
     backend('control-plane', env.CONTROL_PLANE_PORT, '/readyz'),
     // A small young generation: see "Deployment notes" in docs/gateway.md.
-    backend('gateway', env.GATEWAY_PORT, '/_readyz', ['--max-semi-space-size=4']),
+    backend('gateway', env.GATEWAY_PORT, '/_readyz', ['--max-semi-space-size=4', '--single-threaded-gc']),
     backend('log-ingest', env.LOG_INGEST_PORT, '/readyz'),
     backend('worker', env.WORKER_PORT, '/readyz'),
     {
