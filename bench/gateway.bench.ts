@@ -7,6 +7,7 @@
  *                uppercase → respond), published into Redis here as the control plane would;
  *   (c) keyed  — the same flow behind a user key (limit KEY_LIMIT_PER_MIN, see there);
  *   (d) node-red — Node-RED 4 with http in → change → http response.
+ * Each of (b)–(d) runs right after a raw run of its own, and its ratio is to that run.
  * Prints req/s, p50/p99, the gateway's peak RSS, ratios against raw, and one JSON line
  * `{"bench":"gateway",…}`. Targets: public ≥ 0.50× raw, keyed ≥ 0.35× raw, p99 < 10 ms,
  * RSS < 150 MB. Client and servers share the machine's cores, as they do here (2 cores).
@@ -78,6 +79,8 @@ interface Accounting {
 }
 
 type Measured = LoadResult & { peakRssMb: number; cpuUsPerRequest: { server: number; redis: number; kafka: number } };
+/** A target and its ratio to the raw run measured just before it. */
+type Compared = Measured & { rawRps: number; ratio: number };
 
 async function measure(target: Target, accounting: Accounting): Promise<Measured> {
   const url = `http://127.0.0.1:${target.port}${target.path}`;
@@ -158,38 +161,55 @@ async function main(): Promise<void> {
     );
     const accounting: Accounting = { redisPid: Number((/process_id:(\d+)/.exec(await redis.info('server')) ?? [])[1]) || null, kafkaPid: kafkaBrokerPid() };
     process.stdout.write(`bench key: ratelimit_min ${KEY_LIMIT_PER_MIN} (not reachable in this run; the window log holds every request of the last 60 s)\n`);
-    const measureIf = (name: Target['name'], target: Omit<Target, 'name'>): Promise<Measured | null> =>
-      TARGETS.has(name) ? measure({ name, ...target }, accounting) : Promise.resolve(null);
-    const raw = await measure({ name: 'raw', port: rawPort, path: '/shout?name=bench', headers: {}, pid: rawProcess.child.pid! }, accounting);
+    // Each target is measured right after a raw run of its own and compared with that one: this
+    // machine's speed drifts by a third over minutes, and a baseline taken minutes earlier would
+    // carry the drift into the ratio (either way).
+    const rawTarget: Target = { name: 'raw', port: rawPort, path: '/shout?name=bench', headers: {}, pid: rawProcess.child.pid! };
+    const baselines: Measured[] = [];
+    const measureAgainstRaw = async (name: Target['name'], target: Omit<Target, 'name'>): Promise<Compared | null> => {
+      if (!TARGETS.has(name)) return null;
+      const raw = await measure(rawTarget, accounting);
+      baselines.push(raw);
+      const result = await measure({ name, ...target }, accounting);
+      return { ...result, rawRps: raw.requestsPerSecond, ratio: Math.round((result.requestsPerSecond / raw.requestsPerSecond) * 100) / 100 };
+    };
     const results = {
-      public: await measureIf('public', { port: gatewayPort, path: '/api/shout?name=bench', headers: { host }, pid: gateway.child.pid! }),
-      keyed: await measureIf('keyed', {
+      public: await measureAgainstRaw('public', { port: gatewayPort, path: '/api/shout?name=bench', headers: { host }, pid: gateway.child.pid! }),
+      keyed: await measureAgainstRaw('keyed', {
         port: gatewayPort,
         path: '/api/shout-keyed?name=bench',
         headers: { host, authorization: `Bearer ${key.key}` },
         pid: gateway.child.pid!,
       }),
-      node_red: nodeRed ? await measureIf('node_red', { port: nodeRedPort, path: '/shout?name=bench', headers: {}, pid: nodeRed.child.pid! }) : null,
+      node_red: nodeRed ? await measureAgainstRaw('node_red', { port: nodeRedPort, path: '/shout?name=bench', headers: {}, pid: nodeRed.child.pid! }) : null,
     };
+    if (baselines.length === 0) baselines.push(await measure(rawTarget, accounting));
+    const raw = baselines[0]!;
 
-    const ratio = (n: number) => Math.round((n / raw.requestsPerSecond) * 100) / 100;
     const gatewayRssMb = Math.max(results.public?.peakRssMb ?? 0, results.keyed?.peakRssMb ?? 0);
-    const gatewaySummary = (result: Measured | null) =>
+    const gatewaySummary = (result: Compared | null) =>
       result && {
         rps: result.requestsPerSecond,
         p50_ms: result.p50Ms,
         p99_ms: result.p99Ms,
-        ratio: ratio(result.requestsPerSecond),
+        ratio: result.ratio,
+        raw_rps: result.rawRps,
         cpu_us_per_request: result.cpuUsPerRequest,
       };
-    const measuredGateway = [results.public, results.keyed].filter((result): result is Measured => result !== null);
+    const measuredGateway = [results.public, results.keyed].filter((result): result is Compared => result !== null);
     const summary = {
       bench: 'gateway',
       connections: CONNECTIONS,
       seconds: SECONDS,
       runtime: FROM_SOURCE ? 'ts-source' : 'compiled-js',
       gateway_node_flags: GATEWAY_NODE_FLAGS.join(' '),
-      raw: { rps: raw.requestsPerSecond, p50_ms: raw.p50Ms, p99_ms: raw.p99Ms, cpu_us_per_request: raw.cpuUsPerRequest.server },
+      raw: {
+        rps: raw.requestsPerSecond,
+        p50_ms: raw.p50Ms,
+        p99_ms: raw.p99Ms,
+        cpu_us_per_request: raw.cpuUsPerRequest.server,
+        runs_rps: baselines.map((baseline) => baseline.requestsPerSecond),
+      },
       public: gatewaySummary(results.public),
       keyed: gatewaySummary(results.keyed),
       key_ratelimit_min: KEY_LIMIT_PER_MIN,
@@ -197,12 +217,13 @@ async function main(): Promise<void> {
         rps: results.node_red.requestsPerSecond,
         p50_ms: results.node_red.p50Ms,
         p99_ms: results.node_red.p99Ms,
-        ratio: ratio(results.node_red.requestsPerSecond),
+        ratio: results.node_red.ratio,
+        raw_rps: results.node_red.rawRps,
       },
       gateway_rss_mb: gatewayRssMb,
       targets: {
-        public_ratio_ge_0_50: results.public ? ratio(results.public.requestsPerSecond) >= 0.5 : null,
-        keyed_ratio_ge_0_35: results.keyed ? ratio(results.keyed.requestsPerSecond) >= 0.35 : null,
+        public_ratio_ge_0_50: results.public ? results.public.ratio >= 0.5 : null,
+        keyed_ratio_ge_0_35: results.keyed ? results.keyed.ratio >= 0.35 : null,
         p99_lt_10_ms: measuredGateway.length > 0 ? measuredGateway.every((result) => result.p99Ms < 10) : null,
         rss_lt_150_mb: measuredGateway.length > 0 ? gatewayRssMb < 150 : null,
       },
@@ -214,7 +235,7 @@ async function main(): Promise<void> {
     ].filter(Boolean);
     const versusNodeRed =
       results.public && results.node_red ? `; gateway ${Math.round((results.public.requestsPerSecond / results.node_red.requestsPerSecond) * 10) / 10}× node-red` : '';
-    process.stdout.write(`ratios vs raw: ${ratios.join(', ')}${versusNodeRed}; gateway peak RSS ${gatewayRssMb} MB\n`);
+    process.stdout.write(`ratios vs the raw run before each: ${ratios.join(', ')}${versusNodeRed}; gateway peak RSS ${gatewayRssMb} MB\n`);
     process.stdout.write(`${JSON.stringify(summary)}\n`);
   } finally {
     await Promise.all(services.map((service) => service.stop()));
