@@ -237,6 +237,22 @@ describe('gateway: routing, bodies and flows (real Redis, Kafka and engine)', ()
     }
   });
 
+  it('answers pipelined requests on one connection in order', async () => {
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(gateway.port, '127.0.0.1', () => {
+        const names = ['a', 'b', 'c'].map((name) => `GET /api/hello?name=${name} HTTP/1.1\r\nHost: ${host}\r\n\r\n`).join('');
+        socket.write(`${names}GET /api/nope HTTP/1.1\r\nHost: ${host}\r\n\r\nGET /hello?name=last HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+      });
+      let data = '';
+      socket.on('data', (chunk) => (data += chunk.toString()));
+      socket.on('end', () => resolve(data));
+      socket.on('error', reject);
+    });
+    const answers = raw.split('HTTP/1.1 ').slice(1).map((answer) => [answer.slice(0, 3), answer.slice(answer.indexOf('\r\n\r\n') + 4)]);
+    expect(answers.map(([status]) => status)).toEqual(['200', '200', '200', '404', '200']);
+    expect(answers.map(([, body]) => JSON.parse(body!).message)).toEqual(['Hello a', 'Hello b', 'Hello c', 'No endpoint at /api/nope', 'Hello last']);
+  });
+
   it('answers garbage on the socket with a JSON 400 and keeps serving', async () => {
     const raw = await new Promise<string>((resolve, reject) => {
       const socket = net.connect(gateway.port, '127.0.0.1', () => socket.write('THIS IS NOT HTTP\r\n\r\n'));
