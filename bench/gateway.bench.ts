@@ -187,7 +187,7 @@ async function main(): Promise<void> {
     const raw = baselines[0]!;
 
     const gatewayRssMb = Math.max(results.public?.peakRssMb ?? 0, results.keyed?.peakRssMb ?? 0);
-    const gatewaySummary = (result: Compared | null) =>
+    const targetSummary = (result: Compared | null) =>
       result && {
         rps: result.requestsPerSecond,
         p50_ms: result.p50Ms,
@@ -210,16 +210,10 @@ async function main(): Promise<void> {
         cpu_us_per_request: raw.cpuUsPerRequest.server,
         runs_rps: baselines.map((baseline) => baseline.requestsPerSecond),
       },
-      public: gatewaySummary(results.public),
-      keyed: gatewaySummary(results.keyed),
+      public: targetSummary(results.public),
+      keyed: targetSummary(results.keyed),
       key_ratelimit_min: KEY_LIMIT_PER_MIN,
-      node_red: results.node_red && {
-        rps: results.node_red.requestsPerSecond,
-        p50_ms: results.node_red.p50Ms,
-        p99_ms: results.node_red.p99Ms,
-        ratio: results.node_red.ratio,
-        raw_rps: results.node_red.rawRps,
-      },
+      node_red: targetSummary(results.node_red),
       gateway_rss_mb: gatewayRssMb,
       targets: {
         public_ratio_ge_0_50: results.public ? results.public.ratio >= 0.5 : null,

@@ -9,10 +9,10 @@ export class KeyCheckUnavailable extends Error {}
 interface Pending {
   resolve(reply: unknown): void;
   reject(error: Error): void;
-  /** `performance`-free clock of the write, for the answer deadline. */
+  /** `Date.now()` when the call was queued, for the answer deadline. */
   sentAt: number;
-  /** The same call as EVAL (script text included), sent once if Redis lost the script. */
-  fallback: string | null;
+  /** The EVALSHA command, sent again as EVAL (script text included) once if Redis lost the script; null for other commands. */
+  evalSha: string | null;
 }
 
 export interface KeyCheckConnectionOptions {
@@ -92,8 +92,7 @@ export class KeyCheckConnection {
     let rest = bulk(String(keys.length));
     for (const key of keys) rest += bulk(key);
     for (const arg of args) rest += bulk(arg);
-    const count = 3 + keys.length + args.length;
-    return this.send(`*${count}\r\n${this.evalShaPrefix}${rest}`, `*${count}\r\n${this.evalPrefix}${rest}`);
+    return this.send(`*${3 + keys.length + args.length}\r\n${this.evalShaPrefix}${rest}`, true);
   }
 
   close(): void {
@@ -103,9 +102,9 @@ export class KeyCheckConnection {
     this.fail(new KeyCheckUnavailable('connection closed'));
   }
 
-  private send(command: string, fallback: string | null): Promise<unknown> {
+  private send(command: string, isEvalSha = false): Promise<unknown> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ resolve, reject, sentAt: Date.now(), fallback });
+      this.queue.push({ resolve, reject, sentAt: Date.now(), evalSha: isEvalSha ? command : null });
       this.outgoing += command;
       if (!this.flushScheduled) {
         this.flushScheduled = true;
@@ -155,7 +154,7 @@ export class KeyCheckConnection {
     const db = Number(url.pathname.slice(1) || 0);
     if (db > 0) commands.push(['SELECT', String(db)]);
     commands.push(['CLIENT', 'SETNAME', this.options.name], ['SCRIPT', 'LOAD', this.options.lua]);
-    const replies = await Promise.all(commands.map((args) => this.send(`*${args.length}\r\n${args.map(bulk).join('')}`, null)));
+    const replies = await Promise.all(commands.map((args) => this.send(`*${args.length}\r\n${args.map(bulk).join('')}`)));
     if (replies[replies.length - 1] !== this.sha) throw new Error('Redis answered SCRIPT LOAD with an unexpected SHA');
   }
 
@@ -168,8 +167,9 @@ export class KeyCheckConnection {
       this.head = 0;
     }
     if (error === null) pending.resolve(reply);
-    else if (pending.fallback !== null && error.message.startsWith('NOSCRIPT')) {
-      this.send(pending.fallback, null).then(pending.resolve, pending.reject);
+    else if (pending.evalSha !== null && error.message.startsWith('NOSCRIPT')) {
+      // Same header, keys and arguments; `EVAL <script>` in place of `EVALSHA <sha>`.
+      this.send(pending.evalSha.replace(this.evalShaPrefix, () => this.evalPrefix)).then(pending.resolve, pending.reject);
     } else pending.reject(error);
   }
 
