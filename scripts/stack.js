@@ -63,10 +63,14 @@ async function prepare(env, services) {
   const { started } = await ensureServices({ postgres: true, redis: true, kafka: true, env });
   migrate(env);
   for (const service of services) {
-    if (!recordedPid(service.name) && (await portTaken(service.port))) {
-      throw new StackError(
-        `${service.name}: port ${service.port} is already in use by another process — stop it (another Flowgate stack? \`npm run down\` in its checkout) or move ${portVariable(service.name)}`,
-      );
+    if (recordedPid(service.name)) continue;
+    const ports = { [portVariable(service.name)]: service.port, ...(service.extraPorts ?? {}) };
+    for (const [variable, port] of Object.entries(ports)) {
+      if (await portTaken(port)) {
+        throw new StackError(
+          `${service.name}: port ${port} is already in use by another process — stop it (another Flowgate stack? \`npm run down\` in its checkout) or move ${variable}`,
+        );
+      }
     }
   }
   return started;

@@ -16,6 +16,7 @@ const secretsFile = path.join(root, '.cache', 'dev-secrets.json');
 /** Ports of the stack; each can be moved with its variable. */
 const PORT_DEFAULTS = Object.freeze({
   CONTROL_PLANE_PORT: 3000,
+  CONTROL_PLANE_INTERNAL_PORT: 3003,
   GATEWAY_PORT: 8080,
   LOG_INGEST_PORT: 3001,
   WORKER_PORT: 3002,
@@ -92,6 +93,8 @@ function stackEnv({ nodeEnv = 'development' } = {}) {
   env.GATEWAY_DOMAIN ??= 'localhost';
   env.GATEWAY_PUBLIC_URL ??= `http://{subdomain}.${env.GATEWAY_DOMAIN}:${env.GATEWAY_PORT}`;
   env.CONTROL_PLANE_URL ??= `http://localhost:${env.CONTROL_PLANE_PORT}`;
+  env.CONTROL_PLANE_INTERNAL_HOST ??= '127.0.0.1';
+  env.CONTROL_PLANE_INTERNAL_URL ??= `http://127.0.0.1:${env.CONTROL_PLANE_INTERNAL_PORT}`;
   if (env.NODE_ENV !== 'production' && (!env.FLOWGATE_ENCRYPTION_KEY || !env.FLOWGATE_SERVICE_TOKEN)) {
     const secrets = devSecrets();
     env.FLOWGATE_ENCRYPTION_KEY ??= secrets.encryptionKey;

@@ -7,7 +7,7 @@ const { probeTcp } = require('./services');
 const root = path.resolve(__dirname, '..', '..');
 const APPS = ['control-plane', 'gateway', 'log-ingest', 'worker'];
 
-function backend(name, port, readyPath, nodeFlags = []) {
+function backend(name, port, readyPath, nodeFlags = [], extraPorts = {}) {
   const entry = `apps/${name}/src/main.ts`;
   return {
     name,
@@ -15,6 +15,8 @@ function backend(name, port, readyPath, nodeFlags = []) {
     command: process.execPath,
     args: [...nodeFlags, path.join(root, 'scripts', 'run-ts.js'), entry],
     port: Number(port),
+    /** Other ports the process listens on, by the variable that moves each. */
+    extraPorts: Object.fromEntries(Object.entries(extraPorts).map(([variable, value]) => [variable, Number(value)])),
     readyUrl: `http://127.0.0.1:${port}${readyPath}`,
   };
 }
@@ -22,7 +24,8 @@ function backend(name, port, readyPath, nodeFlags = []) {
 /** Every process of the stack, in start order. */
 function stackServices(env) {
   return [
-    backend('control-plane', env.CONTROL_PLANE_PORT, '/readyz'),
+    // The internal API (admin key relay) has its own loopback listener; /readyz answers once both listen.
+    backend('control-plane', env.CONTROL_PLANE_PORT, '/readyz', [], { CONTROL_PLANE_INTERNAL_PORT: env.CONTROL_PLANE_INTERNAL_PORT }),
     // A small young generation: see "Deployment notes" in docs/gateway.md.
     backend('gateway', env.GATEWAY_PORT, '/_readyz', ['--max-semi-space-size=4', '--single-threaded-gc']),
     backend('log-ingest', env.LOG_INGEST_PORT, '/readyz'),

@@ -35,16 +35,16 @@ const flow = (message: string) => ({
 });
 
 beforeAll(async () => {
-  const [cpPort, gw1, gw2, ingestPort, workerPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+  const [cpPort, cpInternalPort, gw1, gw2, ingestPort, workerPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort(), freePort()]);
   gatewayPort = [gw1, gw2];
   const shared = {
     KAFKA_LOG_TOPIC: `flowgate.e2e.${suffix}`,
     KAFKA_LOG_DLQ_TOPIC: `flowgate.e2e.${suffix}.dlq`,
     GATEWAY_PUBLIC_URL: `http://{subdomain}.localhost:${gw1}`,
-    CONTROL_PLANE_URL: `http://127.0.0.1:${cpPort}`,
+    CONTROL_PLANE_INTERNAL_URL: `http://127.0.0.1:${cpInternalPort}`,
     BULLMQ_PREFIX: `e2e-${suffix}`,
   };
-  const controlPlane = spawnApp('control-plane', { ...shared, CONTROL_PLANE_PORT: String(cpPort) });
+  const controlPlane = spawnApp('control-plane', { ...shared, CONTROL_PLANE_PORT: String(cpPort), CONTROL_PLANE_INTERNAL_PORT: String(cpInternalPort) });
   const ingest = spawnApp('log-ingest', { ...shared, LOG_INGEST_PORT: String(ingestPort), LOG_INGEST_GROUP: `e2e-${suffix}` });
   const worker = spawnApp('worker', { ...shared, WORKER_PORT: String(workerPort) });
   const gateway1 = spawnApp('gateway', { ...shared, GATEWAY_PORT: String(gw1), GATEWAY_HOST: '127.0.0.1' });

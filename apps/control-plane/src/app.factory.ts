@@ -7,13 +7,15 @@ import { cleanupOpenApiDoc } from 'nestjs-zod';
 import { AppModule } from './app.module';
 import { bodyParserErrors } from './common/body-parser-errors';
 import type { ControlPlaneConfig } from './config/control-plane.config';
+import { separateListeners } from './internal/internal-listener';
 
 /** Largest accepted JSON body; a flow document of the engine's maximum size fits well within it. */
 const BODY_LIMIT = '1mb';
 
 /**
  * Builds the initialised control-plane application (not yet listening). `main.ts` listens on
- * CONTROL_PLANE_PORT; tests hand `app.getHttpServer()` to supertest.
+ * CONTROL_PLANE_PORT and, for the internal API, on CONTROL_PLANE_INTERNAL_HOST:PORT
+ * (`internalRequestListener`); tests hand `app.getHttpServer()` (public) or that listener to supertest.
  */
 export async function createControlPlaneApp(config: ControlPlaneConfig): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
@@ -23,6 +25,7 @@ export async function createControlPlaneApp(config: ControlPlaneConfig): Promise
   app.useLogger(app.get(Logger));
   app.set('trust proxy', config.trustProxy);
   app.disable('x-powered-by');
+  app.use(separateListeners);
   app.use(cookieParser());
   app.useBodyParser('json', { limit: BODY_LIMIT });
   app.useBodyParser('urlencoded', { limit: BODY_LIMIT, extended: false });

@@ -100,7 +100,7 @@ describe('gateway: admin key API relayed to the control plane', () => {
     await publisher.publish(project);
     admin = await publisher.createKey(project.id, { permission: 'admin' });
     host = `${project.subdomain}.localhost:8080`;
-    gateway = await startGateway({ CONTROL_PLANE_URL: controlPlaneUrl });
+    gateway = await startGateway({ CONTROL_PLANE_INTERNAL_URL: controlPlaneUrl });
   });
 
   afterAll(async () => {
@@ -195,7 +195,7 @@ describe('gateway: admin key API relayed to the control plane', () => {
 
   it('answers 503 when the control plane refuses the service token (misconfiguration, not the caller’s fault)', async () => {
     const misconfigured = await startGateway({
-      CONTROL_PLANE_URL: `http://127.0.0.1:${(controlPlane.server.address() as AddressInfo).port}`,
+      CONTROL_PLANE_INTERNAL_URL: `http://127.0.0.1:${(controlPlane.server.address() as AddressInfo).port}`,
       FLOWGATE_SERVICE_TOKEN: 'a-different-service-token',
     });
     try {

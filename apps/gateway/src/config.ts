@@ -32,8 +32,9 @@ export const gatewayConfigSchema = z.object({
   REDIS_URL: env.redisUrl,
   KAFKA_BROKERS: env.kafkaBrokers,
   KAFKA_LOG_TOPIC: z.string().min(1).default(REQUEST_LOG_TOPIC_DEFAULT),
-  CONTROL_PLANE_URL: httpUrl('http://127.0.0.1:3000')
-    .default('http://127.0.0.1:3000')
+  /** The control plane's internal API (its own listener, loopback by default), for the admin key relay only. */
+  CONTROL_PLANE_INTERNAL_URL: httpUrl('http://127.0.0.1:3003')
+    .default('http://127.0.0.1:3003')
     .transform((value) => value.replace(/\/+$/, '')),
   FLOWGATE_SERVICE_TOKEN: z
     .string({ error: 'is required: the shared secret for the control plane internal API (same value on both)' })

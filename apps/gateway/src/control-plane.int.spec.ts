@@ -32,11 +32,11 @@ describe('gateway + the real control plane', () => {
   };
 
   beforeAll(async () => {
-    const port = await freePort();
+    const [port, internalPort] = [await freePort(), await freePort()];
     controlPlaneUrl = `http://127.0.0.1:${port}`;
     controlPlane = spawn(process.execPath, ['scripts/run-ts.js', 'apps/control-plane/src/main.ts'], {
       cwd: path.resolve(__dirname, '../../..'),
-      env: { ...process.env, CONTROL_PLANE_PORT: String(port), LOG_LEVEL: 'warn' },
+      env: { ...process.env, CONTROL_PLANE_PORT: String(port), CONTROL_PLANE_INTERNAL_PORT: String(internalPort), LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     controlPlane.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -56,7 +56,7 @@ describe('gateway + the real control plane', () => {
     });
     auth = { authorization: `Bearer ${signup.token as string}` };
     project = (await api('POST', '/v1/projects', { name: 'Gateway e2e', subdomain: `gw${randomBytes(5).toString('hex')}` })) as typeof project;
-    gateway = await startGateway({ CONTROL_PLANE_URL: controlPlaneUrl });
+    gateway = await startGateway({ CONTROL_PLANE_INTERNAL_URL: `http://127.0.0.1:${internalPort}` });
   }, 90_000);
 
   afterAll(async () => {

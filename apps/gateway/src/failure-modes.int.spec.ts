@@ -122,7 +122,7 @@ describe('gateway: control plane down', () => {
   beforeAll(async () => {
     redis = new Redis(process.env.REDIS_URL!);
     publisher = new TestPublisher(redis);
-    gateway = await startGateway({ CONTROL_PLANE_URL: `http://127.0.0.1:${await freePort()}` });
+    gateway = await startGateway({ CONTROL_PLANE_INTERNAL_URL: `http://127.0.0.1:${await freePort()}` });
   });
 
   afterAll(async () => {

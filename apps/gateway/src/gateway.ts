@@ -137,7 +137,7 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
     auth,
     admin: new AdminRoutes(
       auth,
-      new ControlPlaneClient(config.CONTROL_PLANE_URL, config.FLOWGATE_SERVICE_TOKEN),
+      new ControlPlaneClient(config.CONTROL_PLANE_INTERNAL_URL, config.FLOWGATE_SERVICE_TOKEN),
       config.GATEWAY_MAX_BODY_BYTES,
       logger,
     ),

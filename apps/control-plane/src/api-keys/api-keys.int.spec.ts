@@ -81,11 +81,11 @@ describe('API keys: dashboard and internal relay API (real PostgreSQL and Redis)
     [{}, 'name'],
   ])('refuses %j with 400 naming %s (dashboard and internal alike)', async (body, path) => {
     const project = await t.createProject(owner);
-    for (const [url, headers] of [
-      [`/v1/projects/${project.id}/api-keys`, owner.auth],
-      [`/internal/projects/${project.id}/api-keys`, service],
+    for (const [listener, url, headers] of [
+      [t.http, `/v1/projects/${project.id}/api-keys`, owner.auth],
+      [t.internal, `/internal/projects/${project.id}/api-keys`, service],
     ] as const) {
-      const response = await t.http().post(url).set(headers).send(body).expect(400);
+      const response = await listener().post(url).set(headers).send(body).expect(400);
       expect(response.body).toEqual({ success: false, code: 'invalid_request', message: expect.any(String), details: [{ path, message: expect.any(String) }] });
     }
     expect(await t.prisma.apiKey.count({ where: { projectId: project.id } })).toBe(0);
@@ -95,14 +95,14 @@ describe('API keys: dashboard and internal relay API (real PostgreSQL and Redis)
     it('requires the service token', async () => {
       const project = await t.createProject(owner);
       for (const headers of [{}, { Authorization: 'Bearer wrong-token' }, owner.auth]) {
-        const response = await t.http().post(`/internal/projects/${project.id}/api-keys`).set(headers).send({ name: 'k' }).expect(401);
+        const response = await t.internal().post(`/internal/projects/${project.id}/api-keys`).set(headers).send({ name: 'k' }).expect(401);
         expect(response.body).toMatchObject({ success: false, code: 'unauthorized' });
       }
     });
 
     it('creates with the spec body (201) and deletes with the spec body (200)', async () => {
       const project = await t.createProject(owner);
-      const created = await t.http()
+      const created = await t.internal()
         .post(`/internal/projects/${project.id}/api-keys`)
         .set(service)
         .send({ name: 'Relay', ratelimit_min: 120, permission: 'admin' })
@@ -111,7 +111,7 @@ describe('API keys: dashboard and internal relay API (real PostgreSQL and Redis)
       expect(Object.keys(created.body.key_data).sort()).toEqual(['created_at', 'id', 'last_used_at', 'name', 'permission', 'ratelimit_min']);
       expect(await t.redis.hget(apiKeyRecordKey(sha256Hex(created.body.key)), 'permission')).toBe('admin');
 
-      const deleted = await t.http().delete(`/internal/projects/${project.id}/api-keys/${created.body.key_data.id}`).set(service).expect(200);
+      const deleted = await t.internal().delete(`/internal/projects/${project.id}/api-keys/${created.body.key_data.id}`).set(service).expect(200);
       expect(deleted.body).toEqual({ success: true, message: 'API key deleted' });
       expect(await t.redis.exists(apiKeyRecordKey(sha256Hex(created.body.key)))).toBe(0);
     });
@@ -119,14 +119,29 @@ describe('API keys: dashboard and internal relay API (real PostgreSQL and Redis)
     it('answers unknown and foreign key ids with 404 api_key_not_found, unknown projects with 404', async () => {
       const mine = await t.createProject(owner);
       const theirs = await t.createProject(await t.signup());
-      const foreign = await t.http().post(`/internal/projects/${theirs.id}/api-keys`).set(service).send({ name: 'theirs' }).expect(201);
+      const foreign = await t.internal().post(`/internal/projects/${theirs.id}/api-keys`).set(service).send({ name: 'theirs' }).expect(201);
       for (const id of [foreign.body.key_data.id, '00000000-0000-4000-8000-000000000000', 'garbage']) {
-        const response = await t.http().delete(`/internal/projects/${mine.id}/api-keys/${id}`).set(service).expect(404);
+        const response = await t.internal().delete(`/internal/projects/${mine.id}/api-keys/${id}`).set(service).expect(404);
         expect(response.body).toEqual({ success: false, code: 'api_key_not_found', message: 'API key not found' });
       }
       expect(await t.redis.exists(apiKeyRecordKey(sha256Hex(foreign.body.key)))).toBe(1);
-      const unknown = await t.http().post('/internal/projects/00000000-0000-4000-8000-000000000000/api-keys').set(service).send({ name: 'k' }).expect(404);
+      const unknown = await t.internal().post('/internal/projects/00000000-0000-4000-8000-000000000000/api-keys').set(service).send({ name: 'k' }).expect(404);
       expect(unknown.body.code).toBe('project_not_found');
+    });
+
+    it('does not exist on the public listener, whatever the token or letter case (404 before the body is read)', async () => {
+      const project = await t.createProject(owner);
+      for (const path of [`/internal/projects/${project.id}/api-keys`, `/INTERNAL/projects/${project.id}/api-keys`, '/internal', '/Internal/x']) {
+        const response = await t.http().post(path).set(service).send({ name: 'k' }).expect(404);
+        expect(response.body).toEqual({ success: false, code: 'not_found', message: 'Not found' });
+      }
+      expect(await t.prisma.apiKey.count({ where: { projectId: project.id } })).toBe(0);
+    });
+
+    it('serves nothing but /internal on the internal listener', async () => {
+      const response = await t.internal().get('/v1/auth/me').set(owner.auth).expect(404);
+      expect(response.body).toEqual({ success: false, code: 'not_found', message: 'Not found' });
+      await t.internal().get('/docs-json').expect(404);
     });
 
     it('is not in the public OpenAPI document', async () => {

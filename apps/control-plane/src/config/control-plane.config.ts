@@ -31,6 +31,8 @@ const publicUrlTemplate = z
 const schema = z
   .object({
     CONTROL_PLANE_PORT: env.port(3000),
+    CONTROL_PLANE_INTERNAL_PORT: env.port(3003),
+    CONTROL_PLANE_INTERNAL_HOST: z.string().trim().min(1, 'must be an address to listen on (e.g. 127.0.0.1)').default('127.0.0.1'),
     DATABASE_URL: env.databaseUrl,
     REDIS_URL: env.redisUrl,
     GATEWAY_DOMAIN: z
@@ -68,6 +70,8 @@ const schema = z
   })
   .transform((value) => ({
     port: value.CONTROL_PLANE_PORT,
+    /** The internal API's own listener (service token); loopback unless a private network needs it. */
+    internal: { port: value.CONTROL_PLANE_INTERNAL_PORT, host: value.CONTROL_PLANE_INTERNAL_HOST },
     databaseUrl: value.DATABASE_URL,
     redisUrl: value.REDIS_URL,
     gatewayPublicUrl: value.GATEWAY_PUBLIC_URL || `http://{subdomain}.${value.GATEWAY_DOMAIN}:8080`,

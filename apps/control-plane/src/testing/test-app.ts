@@ -6,6 +6,7 @@ import { Redis } from 'ioredis';
 import request from 'supertest';
 import { createControlPlaneApp } from '../app.factory';
 import { type ControlPlaneConfig, loadControlPlaneConfig } from '../config/control-plane.config';
+import { internalRequestListener } from '../internal/internal-listener';
 import { PublicationService } from '../publication/publication.service';
 
 /**
@@ -17,6 +18,8 @@ export interface TestApp {
   app: NestExpressApplication;
   config: ControlPlaneConfig;
   http: () => ReturnType<typeof request>;
+  /** The internal listener (the gateway's relay target), as main.ts serves it on CONTROL_PLANE_INTERNAL_PORT. */
+  internal: () => ReturnType<typeof request>;
   prisma: PrismaClient;
   redis: Redis;
   signup(): Promise<TestAccount>;
@@ -46,11 +49,14 @@ export async function startTestApp(overrides: (config: ControlPlaneConfig) => Co
   const redis = new Redis(config.redisUrl);
   const accounts: string[] = [];
   const http = () => request(app.getHttpServer());
+  const internalListener = internalRequestListener(app);
+  const internal = () => request(internalListener);
 
   return {
     app,
     config,
     http,
+    internal,
     prisma,
     redis,
     async signup() {
