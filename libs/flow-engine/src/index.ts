@@ -7,6 +7,8 @@ export type { EndpointSettings, HttpMethod } from './schema/endpoint-settings.sc
 export type { Diagnostic, CompileContext } from './diagnostics/diagnostic';
 export { validateFlow, compileFlow } from './compile/compile-flow';
 export type { CompileInput, CompileResult } from './compile/compile-flow';
+export { referencesAt } from './compile/reference-scope';
+export type { ReferenceSuggestion } from './compile/reference-scope';
 export { compiledFlowSchema, COMPILED_FLOW_FORMAT } from './compile/compiled-flow';
 export type { CompiledFlow } from './compile/compiled-flow';
 export { prepareFlow } from './execute/prepare-flow';

@@ -23,7 +23,8 @@ export interface ConfigKit<M extends KitMode> {
 export type ConfigSchemaFactory = <M extends KitMode>(kit: ConfigKit<M>) => z.ZodObject;
 
 export const sourceKit: ConfigKit<'source'> = {
-  template: <S extends z.ZodType<JsonValue>>(source: S) => source as unknown as z.ZodType<z.output<S>>,
+  // Tagged so the Workshop knows which fields take references (and offers completion there).
+  template: <S extends z.ZodType<JsonValue>>(source: S) => source.meta({ template: true }) as unknown as z.ZodType<z.output<S>>,
 };
 export const compileKit: ConfigKit<'compile'> = {
   template: (source) => source.transform((value) => parseTemplate(value)),

@@ -26,7 +26,9 @@ export const referenceNameSchema = z
   .regex(REFERENCE_NAME_PATTERN, {
     error: 'must start with a letter or _ and contain only letters, digits and _',
   })
-  .refine((name) => !FORBIDDEN_SEGMENTS.has(name), { error: 'may not be __proto__, constructor or prototype' });
+  .refine((name) => !FORBIDDEN_SEGMENTS.has(name), { error: 'may not be __proto__, constructor or prototype' })
+  // Tagged so the Workshop names blocks by it and keeps pasted copies from colliding.
+  .meta({ referenceName: true });
 
 /** Query parameter names, as they appear in `{params.KEY}`. */
 export const PARAM_KEY_PATTERN = /^[A-Za-z0-9_-]+$/;

@@ -7,7 +7,10 @@ const config = <M extends KitMode>(kit: ConfigKit<M>) =>
     .object({
       left: kit.template(valueSource('Left value')),
       operator: z.enum(CONDITION_OPERATORS).meta({ title: 'Operator' }),
-      right: kit.template(valueSource('Right value')).optional(),
+      right: kit
+        .template(valueSource('Right value'))
+        .optional()
+        .meta({ shownWhen: { operator: CONDITION_OPERATORS.filter((operator) => !UNARY_OPERATORS.has(operator)) } }),
     })
     .superRefine((value, context) => {
       if (value.right === undefined && !UNARY_OPERATORS.has(value.operator as ConditionOperator)) {

@@ -32,7 +32,10 @@ const config = <M extends KitMode>(kit: ConfigKit<M>) =>
         params: { code: 'duplicate_header' },
       })
       .meta({ title: 'HTTP Headers' }),
-    body: kit.template(valueSource('Request Body')).optional(),
+    body: kit
+      .template(valueSource('Request Body'))
+      .optional()
+      .meta({ shownWhen: { method: OUTBOUND_METHODS.filter((method) => !WITHOUT_BODY.has(method)) } }),
   });
 type HttpRequestConfig = z.output<ReturnType<typeof config<'compiled'>>>;
 

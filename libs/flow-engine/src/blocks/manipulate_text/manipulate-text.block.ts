@@ -12,10 +12,11 @@ const config = <M extends KitMode>(kit: ConfigKit<M>) =>
     .object({
       input: kit.template(textSource('Input Text')),
       operation: z.enum(TEXT_OPERATIONS).meta({ title: 'Operation' }),
-      find: kit.template(textSource('Find')).optional(),
-      replacement: kit.template(textSource('Replace with')).optional(),
-      delimiter: kit.template(textSource('Delimiter')).optional(),
-      append: kit.template(textSource('Text to append')).optional(),
+      // `shownWhen`: the Workshop shows the field only for these operations.
+      find: kit.template(textSource('Find')).optional().meta({ shownWhen: { operation: ['replace'] } }),
+      replacement: kit.template(textSource('Replace with')).optional().meta({ shownWhen: { operation: ['replace'] } }),
+      delimiter: kit.template(textSource('Delimiter')).optional().meta({ shownWhen: { operation: ['split'] } }),
+      append: kit.template(textSource('Text to append')).optional().meta({ shownWhen: { operation: ['concatenate'] } }),
       ref: refField(),
     })
     .superRefine((value, context) => {
