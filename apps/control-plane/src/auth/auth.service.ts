@@ -48,16 +48,14 @@ export class AuthService {
 
   /** Unknown account and wrong password get the same answer, after the same amount of work. */
   async login(email: string, password: string, address: string): Promise<IssuedSession> {
-    await this.throttle.assertAllowed(email, address);
+    // Counted before the check: concurrent guesses cannot outrun the limit.
+    const attempt = await this.throttle.reserve(email, address);
     const account = await this.accounts.findAccountByEmail(email);
     const valid = account
       ? await this.hasher.verify(password, account.passwordHash)
       : await this.hasher.verifyAgainstDummy(password);
-    if (!account || !valid) {
-      await this.throttle.recordFailure(email, address);
-      throw new AppError('invalid_credentials', 'Invalid email or password');
-    }
-    await this.throttle.reset(email);
+    if (!account || !valid) throw new AppError('invalid_credentials', 'Invalid email or password');
+    await this.throttle.succeeded(attempt);
     await this.accounts.deleteDeadSessions(account.id, this.clock.now());
     return this.issueSession(account);
   }

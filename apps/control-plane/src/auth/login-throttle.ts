@@ -1,13 +1,24 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { sha256Hex } from '@flowgate/platform';
 import { Redis } from 'ioredis';
 import { AppError } from '../common/app-error';
 import { CONFIG, type ControlPlaneConfig } from '../config/control-plane.config';
+import { LOGIN_ATTEMPT_LUA } from './login-attempt.script';
+
+/** A reserved attempt, to be given back when the password was right. */
+export interface LoginAttempt {
+  id: string;
+  email: string;
+  address: string;
+}
 
 /**
- * Failed-login counters in Redis (shared by every control-plane instance), one per account and
- * one per client address, each a fixed window that starts at the first failure. Once a counter
- * reaches its maximum, logins for that account or from that address answer 429 until the window ends.
+ * Login attempts in Redis (shared by every control-plane instance), one sliding window per
+ * account and one per client address. An attempt is counted *before* the password is checked,
+ * so concurrent guesses cannot slip past the limit: at most `maxFailuresPerAccount` passwords
+ * are ever checked for one account within any window-long interval. A successful login clears
+ * the account's window and gives the address its attempt back, so only failures stay counted.
  * These keys are the control plane's own (`fg:cp:`), not part of the gateway contract.
  */
 @Injectable()
@@ -18,43 +29,37 @@ export class LoginThrottle {
   ) {}
 
   private accountKey(email: string): string {
-    return `fg:cp:login-failures:account:${sha256Hex(email)}`;
+    return `fg:cp:login-attempts:account:${sha256Hex(email)}`;
   }
 
   private addressKey(address: string): string {
-    return `fg:cp:login-failures:address:${address}`;
+    return `fg:cp:login-attempts:address:${address}`;
   }
 
-  /** Throws 429 `too_many_attempts` with Retry-After while either counter is at its limit. */
-  async assertAllowed(email: string, address: string): Promise<void> {
-    const { maxFailuresPerAccount, maxFailuresPerAddress } = this.config.loginThrottle;
-    const checks: Array<[string, number]> = [
+  /** Counts the attempt, or throws 429 `too_many_attempts` with Retry-After when either window is full. */
+  async reserve(email: string, address: string): Promise<LoginAttempt> {
+    const { maxFailuresPerAccount, maxFailuresPerAddress, windowSeconds } = this.config.loginThrottle;
+    const id = randomUUID();
+    const slots: Array<[string, number]> = [
       [this.accountKey(email), maxFailuresPerAccount],
       [this.addressKey(address), maxFailuresPerAddress],
     ];
-    const pipeline = this.redis.pipeline();
-    for (const [key] of checks) pipeline.get(key).pttl(key);
-    const results = (await pipeline.exec()) ?? [];
-    let retryAfterMs = 0;
-    checks.forEach(([, max], index) => {
-      const count = Number(results[index * 2]?.[1] ?? 0);
-      const ttl = Number(results[index * 2 + 1]?.[1] ?? -2);
-      if (count >= max && ttl > 0) retryAfterMs = Math.max(retryAfterMs, ttl);
-    });
-    if (retryAfterMs > 0)
+    const waits = await Promise.all(
+      slots.map(([key, max]) => this.redis.eval(LOGIN_ATTEMPT_LUA, 1, key, windowSeconds * 1000, max, id).then(Number)),
+    );
+    const retryAfterMs = Math.max(...waits);
+    if (retryAfterMs > 0) {
+      // The other window may have counted this attempt; it was never made.
+      await this.redis.pipeline(slots.map(([key]) => ['zrem', key, id])).exec();
       throw new AppError('too_many_attempts', 'Too many failed login attempts; try again later', undefined, {
         'Retry-After': String(Math.ceil(retryAfterMs / 1000)),
       });
+    }
+    return { id, email, address };
   }
 
-  async recordFailure(email: string, address: string): Promise<void> {
-    const window = this.config.loginThrottle.windowSeconds;
-    const multi = this.redis.multi();
-    for (const key of [this.accountKey(email), this.addressKey(address)]) multi.incr(key).expire(key, window, 'NX');
-    await multi.exec();
-  }
-
-  async reset(email: string): Promise<void> {
-    await this.redis.del(this.accountKey(email));
+  /** The password was right: the account starts afresh, and the address keeps only its failures. */
+  async succeeded(attempt: LoginAttempt): Promise<void> {
+    await this.redis.pipeline().del(this.accountKey(attempt.email)).zrem(this.addressKey(attempt.address), attempt.id).exec();
   }
 }
