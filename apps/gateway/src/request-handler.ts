@@ -11,6 +11,7 @@ import type { ProjectCache } from './config-cache/project-cache';
 import { allowCrossOrigin, answerPreflight, originOf, preflightMethod } from './http/cors';
 import { internalError, refuseBody, sendError, sendErrorWithStatus } from './http/errors';
 import { sendJson, type GatewayResponse } from './http/gateway-response';
+import { hostHeaderOf } from './http/host-header';
 import type { HostResolver } from './http/host-resolver';
 import type { InternalRoutes } from './http/internal-routes';
 import { parseBody, readRawBody } from './http/request-body';
@@ -33,6 +34,7 @@ export interface RequestHandlerDeps {
 }
 
 const MAX_LOGGED_PATH = 2048;
+const CLIENT_CLOSED_MESSAGE = 'The caller closed the connection before the answer was sent';
 /** Read by the engine only for configured parameters; endpoints without any share this one. */
 const NO_QUERY = new URLSearchParams();
 
@@ -82,7 +84,9 @@ export class RequestHandler {
     const url = req.url ?? '/';
     if (url.charCodeAt(1) === 95 /* `/_` */ && this.deps.internal.handle(req, res, url)) return;
     res.on('close', this.onClose);
-    const subdomain = this.deps.hosts.subdomainOf(hostOf(req.rawHeaders));
+    const host = hostHeaderOf(req.rawHeaders);
+    if (host === undefined || host === null) return refuseHost(res, host);
+    const subdomain = this.deps.hosts.subdomainOf(host);
     if (subdomain === null) return projectNotFound(res);
     const project = this.deps.cache.peek(subdomain);
     if (project === null) return projectNotFound(res);
@@ -108,7 +112,9 @@ export class RequestHandler {
     const group = routePath === null ? undefined : project.routes.get(routePath);
     const route = group === undefined ? undefined : routeFor(group, req.method);
     if (route !== undefined) res.endpointId = route.endpointId;
-    const match: RouteMatch = { project, path, group, route, query: queryStart === -1 ? '' : url.slice(queryStart + 1) };
+    const query = queryStart === -1 ? '' : url.slice(queryStart + 1);
+    res.logQuery = query;
+    const match: RouteMatch = { project, path, group, route, query };
     const level = route === undefined ? project.baseLevel : route.authLevel;
     if (level === 0) return this.dispatch(req, res, match);
     this.authenticateThenDispatch(req, res, match, level).catch((error: unknown) => internalError(res, this.deps.logger, error));
@@ -205,6 +211,9 @@ export class RequestHandler {
       method: res.req.method ?? 'GET',
       status,
       code: finished ? res.errorCode : 'client_closed_request',
+      query: res.logQuery,
+      message: finished ? res.errorMessage : CLIENT_CLOSED_MESSAGE,
+      errorNodeId: res.errorNodeId,
       durationMs: Math.round(durationMs * 1000) / 1000,
       keyId: res.keyId,
       arrivalMs: res.arrivalMs,
@@ -213,22 +222,18 @@ export class RequestHandler {
   }
 }
 
-/** The Host header from the raw list, so that `req.headers` is only built when something needs it. */
-function hostOf(rawHeaders: string[]): string | undefined {
-  for (let i = 0; i < rawHeaders.length; i += 2) {
-    const name = rawHeaders[i]!;
-    if (name.length === 4 && (name === 'Host' || name === 'host' || name.toLowerCase() === 'host')) return rawHeaders[i + 1];
-  }
-  return undefined;
-}
 
 function answerFlow(res: GatewayResponse, result: FlowResult): void {
   if (result.type === 'response') {
     const json = result.body === undefined ? undefined : JSON.stringify(result.body);
     sendJson(res, result.status, json === undefined ? '{}' : json);
   } else {
-    sendErrorWithStatus(res, result.status, result.code, result.message);
+    sendErrorWithStatus(res, result.status, result.code, result.message, result.node_id);
   }
+}
+
+function refuseHost(res: GatewayResponse, host: undefined | null): void {
+  sendError(res, 'invalid_request', host === null ? 'Send exactly one Host header' : 'Send a Host header naming the project');
 }
 
 function projectNotFound(res: GatewayResponse): void {

@@ -32,6 +32,8 @@ describe('gateway: request log on the real Kafka', () => {
     project = publisher.newProject([
       publishedRoute({ path: '/ok', blocks: [respond({ ok: true })] }),
       publishedRoute({ path: '/keyed', auth: 'user', blocks: [respond({ ok: true })] }),
+      publishedRoute({ path: '/refuse', query_params: [{ key: 'id', default: null }], blocks: [{ type: 'return_error', config: { status: 422, message: 'No order {params.id}', code: 'no_order' } }] }),
+      publishedRoute({ path: '/broken', blocks: [{ type: 'decode_text', config: { input: 'zz', encoding: 'hex', ref: 'raw' } }, respond({ ok: true })] }),
     ]);
     await publisher.publish(project);
     host = `${project.subdomain}.localhost`;
@@ -81,6 +83,27 @@ describe('gateway: request log on the real Kafka', () => {
         expect(Math.abs(Date.parse(event.time) - Date.now())).toBeLessThan(60_000);
       }
       expect(new Set(events.map((e) => e.event.id)).size).toBe(events.length);
+    } finally {
+      await gateway.close();
+    }
+  }, 40_000);
+
+  it('keeps the query, the error message and the block that answered or failed', async () => {
+    const topic = await newTopic();
+    const gateway = await startGateway({ KAFKA_LOG_TOPIC: topic });
+    try {
+      expect((await call(gateway.url, host, '/ok?name=Ada&tags=a%20b')).status).toBe(200);
+      expect((await call(gateway.url, host, '/refuse?id=7')).status).toBe(422);
+      const broken = await call(gateway.url, host, '/broken');
+      expect(broken.status).toBe(500);
+      expect((await call(gateway.url, host, `/missing?${'q'.repeat(3000)}`)).status).toBe(404);
+      const events = (await readEvents(topic, 4)).map((e) => e.event).sort((a, b) => a.time.localeCompare(b.time) || a.path.localeCompare(b.path));
+      const byPath = new Map(events.map((e) => [e.path, e]));
+      expect(byPath.get('/ok')).toMatchObject({ query: 'name=Ada&tags=a%20b', message: null, error_node_id: null });
+      expect(byPath.get('/refuse')).toMatchObject({ query: 'id=7', code: 'no_order', message: 'No order 7', error_node_id: 'n1' });
+      expect(byPath.get('/broken')).toMatchObject({ query: '', code: 'flow_error', error_node_id: 'n1' });
+      expect(byPath.get('/broken')!.message).toBe((broken.json as { message: string }).message);
+      expect(byPath.get('/missing')).toMatchObject({ query: 'q'.repeat(2048), code: 'endpoint_not_found', message: 'No endpoint at /missing', error_node_id: null });
     } finally {
       await gateway.close();
     }
@@ -149,6 +172,9 @@ describe('gateway: request log on the real Kafka', () => {
         code: null,
         duration_ms: 1,
         key_id: null,
+        query: '',
+        message: null,
+        error_node_id: null,
         time: new Date().toISOString(),
       });
     }

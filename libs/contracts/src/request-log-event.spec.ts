@@ -27,8 +27,21 @@ describe('request-log event schema', () => {
     ['a time without offset', { time: '2026-11-22 10:00' }],
     ['another schema version', { v: 2 }],
     ['an over-long path', { path: `/${'a'.repeat(2048)}` }],
+    ['an over-long query', { query: 'a'.repeat(2049) }],
+    ['an over-long message', { message: 'm'.repeat(1025) }],
   ])('refuses %s', (_what, change) => {
     expect(requestLogEventSchema.safeParse({ ...event(), ...change }).success).toBe(false);
+  });
+});
+
+describe('request-log event details', () => {
+  it('keeps the query, the error message and the failed block', () => {
+    const parsed = requestLogEventSchema.parse({ ...event(), status: 500, query: 'q=1&x=%20', message: 'Decode Text (x1): bad hex', error_node_id: 'x1' });
+    expect(parsed).toMatchObject({ query: 'q=1&x=%20', message: 'Decode Text (x1): bad hex', error_node_id: 'x1' });
+  });
+
+  it('reads an event of an older gateway (without them) as no query, no message, no block', () => {
+    expect(requestLogEventSchema.parse(event())).toMatchObject({ query: '', message: null, error_node_id: null });
   });
 });
 

@@ -24,7 +24,16 @@ export function splitRequestLogMessage(value: string): string[] {
   return value.split(REQUEST_LOG_EVENT_SEPARATOR).filter((line) => line.length > 0);
 }
 
-/** One event per request that reached a known project (produced by gateways, v1). */
+/** Characters of the raw query string an event keeps at most (the rest is cut off). */
+export const REQUEST_LOG_QUERY_MAX = 2048;
+/** Characters of an error message an event keeps at most. */
+export const REQUEST_LOG_MESSAGE_MAX = 1024;
+
+/**
+ * One event per request that reached a known project (produced by gateways, v1).
+ * `query`, `message` and `error_node_id` were added later within v1: an event without them
+ * (an older gateway) reads as no query, no message, no failed block.
+ */
 export const requestLogEventSchema = z.object({
   v: z.literal(1),
   /** UUID; unique, makes ingestion idempotent. */
@@ -40,6 +49,12 @@ export const requestLogEventSchema = z.object({
   /** Arrival to last byte, milliseconds (fractional). */
   duration_ms: z.number().nonnegative(),
   key_id: z.uuid().nullable(),
+  /** The raw query string without `?`, cut to REQUEST_LOG_QUERY_MAX characters; '' when none. */
+  query: z.string().max(REQUEST_LOG_QUERY_MAX).default(''),
+  /** Error message of a 4xx/5xx answer (cut to REQUEST_LOG_MESSAGE_MAX), null on success. */
+  message: z.string().max(REQUEST_LOG_MESSAGE_MAX).nullable().default(null),
+  /** The block that failed (a flow error) or the Return Error block that answered, else null. */
+  error_node_id: z.string().max(100).nullable().default(null),
   /** ISO 8601 arrival time. */
   time: z.iso.datetime({ offset: true }),
 });

@@ -6,12 +6,15 @@ import { sendJson, type GatewayResponse } from './gateway-response';
 /** Every gateway error has this body; the status comes from the shared code → status table. */
 export function sendError(res: GatewayResponse, code: ErrorCode, message: string, extra?: OutgoingHttpHeaders): void {
   res.errorCode = code;
+  res.errorMessage = message;
   sendJson(res, ERROR_STATUS[code], JSON.stringify({ success: false, code, message }), extra);
 }
 
-/** Same, for a status/code pair decided elsewhere (a flow's `return_error`, a relayed answer). */
-export function sendErrorWithStatus(res: GatewayResponse, status: number, code: string, message: string): void {
+/** Same, for a status/code pair decided elsewhere (a flow's `return_error`, a relayed answer); `nodeId` is the block that answered or failed. */
+export function sendErrorWithStatus(res: GatewayResponse, status: number, code: string, message: string, nodeId: string | null = null): void {
   res.errorCode = code;
+  res.errorMessage = message;
+  res.errorNodeId = nodeId;
   sendJson(res, status, JSON.stringify({ success: false, code, message }));
 }
 

@@ -23,8 +23,14 @@ export class GatewayResponse extends ServerResponse<IncomingMessage> {
   keyId: string | null = null;
   /** Error code of the answer, null on success. */
   errorCode: string | null = null;
+  /** Error message of the answer, null on success. */
+  errorMessage: string | null = null;
+  /** The block that failed or the Return Error block that answered. */
+  errorNodeId: string | null = null;
   /** The path requested, without the query string. */
   logPath = '';
+  /** The raw query string without `?` ('' when none); the slice the router takes anyway. */
+  logQuery = '';
   rateLimit: RateLimitState | null = null;
   /** The body `sendJson` will end this response with at the end of the event-loop turn. */
   pendingBody: string | null = null;

@@ -38,6 +38,9 @@ const event = (n: number): RequestLogEvent => ({
   code: null,
   duration_ms: 1.5,
   key_id: null,
+  query: '',
+  message: null,
+  error_node_id: null,
   time: new Date().toISOString(),
 });
 const paths = (messages: LogMessage[]) => messages.map((m) => (JSON.parse(m.value) as RequestLogEvent).path);

@@ -13,6 +13,9 @@ describe('requestLogEventJson', () => {
     code: null,
     durationMs: 1.234,
     keyId: randomUUID(),
+    query: '',
+    message: null,
+    errorNodeId: null,
     arrivalMs: Date.UTC(2026, 0, 2, 3, 4, 5, 678),
     ...overrides,
   });
@@ -27,6 +30,9 @@ describe('requestLogEventJson', () => {
     code: f.code,
     duration_ms: f.durationMs,
     key_id: f.keyId,
+    query: f.query,
+    message: f.message,
+    error_node_id: f.errorNodeId,
     time: new Date(f.arrivalMs).toISOString(),
   });
 
@@ -34,9 +40,15 @@ describe('requestLogEventJson', () => {
     fields(),
     fields({ endpointId: null, keyId: null, code: 'endpoint_not_found', status: 404 }),
     fields({ path: '/we"ird\\path\n\u2028é', durationMs: 0 }),
+    fields({ status: 400, code: 'bad_input', query: 'name=Ada&q=%22x%22&raw="quoted"', message: 'Name is "required"\n', errorNodeId: 'r1' }),
   ])('writes exactly what JSON.stringify writes, and the event schema accepts it', (f) => {
     const json = requestLogEventJson(f);
     expect(json).toBe(JSON.stringify(asObject(f)));
     expect(requestLogEventSchema.parse(JSON.parse(json))).toEqual(asObject(f));
+  });
+
+  it('cuts an over-long query and message to what the event keeps', () => {
+    const event = JSON.parse(requestLogEventJson(fields({ query: 'q'.repeat(5000), message: 'm'.repeat(5000), status: 500, code: 'flow_error' })));
+    expect(requestLogEventSchema.parse(event)).toMatchObject({ query: 'q'.repeat(2048), message: 'm'.repeat(1024) });
   });
 });

@@ -1,3 +1,5 @@
+import { REQUEST_LOG_MESSAGE_MAX, REQUEST_LOG_QUERY_MAX } from '@flowgate/contracts';
+
 /** What the request handler knows about a finished request. */
 export interface RequestLogFields {
   id: string;
@@ -9,11 +11,21 @@ export interface RequestLogFields {
   code: string | null;
   durationMs: number;
   keyId: string | null;
+  /** Raw query string without `?` (cut here to REQUEST_LOG_QUERY_MAX). */
+  query: string;
+  /** Error message of a 4xx/5xx answer (cut here to REQUEST_LOG_MESSAGE_MAX), null on success. */
+  message: string | null;
+  errorNodeId: string | null;
   /** Arrival, ms since the epoch. */
   arrivalMs: number;
 }
 
 const quotedOrNull = (value: string | null): string => (value === null ? 'null' : JSON.stringify(value));
+/** Most requests have no query: no JSON.stringify call, no new string for them. */
+const quotedQuery = (query: string): string =>
+  query === '' ? '""' : JSON.stringify(query.length > REQUEST_LOG_QUERY_MAX ? query.slice(0, REQUEST_LOG_QUERY_MAX) : query);
+const quotedMessage = (message: string | null): string =>
+  quotedOrNull(message !== null && message.length > REQUEST_LOG_MESSAGE_MAX ? message.slice(0, REQUEST_LOG_MESSAGE_MAX) : message);
 
 /** Requests arrive many per millisecond under load: format each millisecond once. */
 let isoFor = -1;
@@ -36,6 +48,7 @@ export function requestLogEventJson(f: RequestLogFields): string {
     `{"v":1,"id":"${f.id}","project_id":"${f.projectId}","endpoint_id":${quotedOrNull(f.endpointId)}` +
     `,"path":${JSON.stringify(f.path)},"method":${JSON.stringify(f.method)},"status":${f.status}` +
     `,"code":${quotedOrNull(f.code)},"duration_ms":${f.durationMs},"key_id":${quotedOrNull(f.keyId)}` +
+    `,"query":${quotedQuery(f.query)},"message":${quotedMessage(f.message)},"error_node_id":${quotedOrNull(f.errorNodeId)}` +
     `,"time":"${isoTime(f.arrivalMs)}"}`
   );
 }

@@ -19,6 +19,9 @@ export function makeEvent(overrides: Partial<RequestLogEvent> = {}): RequestLogE
     code: null,
     duration_ms: 3.5,
     key_id: null,
+    query: '',
+    message: null,
+    error_node_id: null,
     time: new Date().toISOString(),
     ...overrides,
   };
