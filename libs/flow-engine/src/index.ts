@@ -19,3 +19,7 @@ export { blockCatalogue } from './blocks/catalogue';
 export type { BlockCatalogueEntry } from './blocks/catalogue';
 export type { BlockCategory, BlockFlow } from './blocks/block-definition';
 export type { TemplateAst, Reference } from './template/template-ast';
+export { describeApi, OPENAPI_VERSION } from './openapi/describe-api';
+export type { ApiDescriptionInput, OpenApiDocument } from './openapi/describe-api';
+export { describeEndpoint, keyNeeded } from './openapi/describe-endpoint';
+export type { DescribedEndpoint, OperationObject } from './openapi/describe-endpoint';
