@@ -1,0 +1,161 @@
+import type { JsonValue } from '@flowgate/flow-engine';
+import { temporal } from 'zundo';
+import { createStore } from 'zustand/vanilla';
+import { copyNodes, pasteNodes } from '../model/clipboard';
+import { addBlock, connect, deleteElements, moveNodes, setConfigField } from '../model/flow-edits';
+import type { Clipboard, Position, SettingsDraft, WorkshopDoc } from '../model/workshop-document';
+
+/** Typing into one field within this time is one undo step, not one per keystroke. */
+export const FIELD_EDIT_MERGE_MS = 1000;
+
+export interface WorkshopState {
+  /** The flow and the settings: the only part undo/redo restores. */
+  doc: WorkshopDoc;
+  /** The document as last saved (Save compares against it). */
+  saved: WorkshopDoc;
+  selectedNodeIds: string[];
+  selectedEdgeIds: string[];
+  /** Positions while a drag is under way; committed as one step when it ends. */
+  dragging: Record<string, Position> | null;
+  clipboard: Clipboard | null;
+  /** The field a clicked problem asks the settings panel to focus. */
+  focusRequest: { nodeId: string | null; field: string | null; at: number } | null;
+
+  select(nodeIds: string[], edgeIds?: string[]): void;
+  addBlock(type: string, options?: { after?: string | null; position?: Position }): string;
+  connect(source: string, target: string, sourceHandle?: string | null): void;
+  deleteSelection(): void;
+  deleteElements(nodeIds: string[], edgeIds: string[]): void;
+  drag(positions: Record<string, Position>): void;
+  endDrag(): void;
+  moveNodes(positions: Record<string, Position>): void;
+  setField(nodeId: string, key: string, value: JsonValue | undefined): void;
+  setSettings(patch: Partial<SettingsDraft>, fieldKey?: string): void;
+  copy(): void;
+  paste(): void;
+  duplicate(): void;
+  undo(): void;
+  redo(): void;
+  markSaved(doc?: WorkshopDoc): void;
+  requestFocus(nodeId: string | null, field: string | null): void;
+  /** Replaces the document without an undo step (load from the server, Tidy up is a normal edit). */
+  replaceDoc(doc: WorkshopDoc, options?: { history?: boolean }): void;
+}
+
+export type WorkshopStore = ReturnType<typeof createWorkshopStore>;
+
+export function createWorkshopStore(initial: WorkshopDoc, clock: () => number = Date.now) {
+  let lastFieldEdit: { key: string; at: number } | null = null;
+
+  const store = createStore<WorkshopState>()(
+    temporal(
+      (set, get) => {
+        /** One undo step, unless `mergeKey` repeats the previous edit within the merge window. */
+        const edit = (next: (doc: WorkshopDoc) => WorkshopDoc, mergeKey: string | null = null, extra: Partial<WorkshopState> = {}) => {
+          const doc = next(get().doc);
+          if (doc === get().doc && Object.keys(extra).length === 0) return;
+          const now = clock();
+          const merge = mergeKey !== null && lastFieldEdit?.key === mergeKey && now - lastFieldEdit.at < FIELD_EDIT_MERGE_MS;
+          lastFieldEdit = mergeKey === null ? null : { key: mergeKey, at: now };
+          if (merge) store.temporal.getState().pause();
+          set({ doc, ...extra });
+          if (merge) store.temporal.getState().resume();
+        };
+        const pasteFrom = (clipboard: Clipboard | null) => {
+          if (!clipboard) return;
+          let ids: string[] = [];
+          edit((doc) => {
+            const pasted = pasteNodes(doc, clipboard);
+            ids = pasted.ids;
+            return pasted.doc;
+          });
+          set({ selectedNodeIds: ids, selectedEdgeIds: [] });
+        };
+
+        return {
+          doc: initial,
+          saved: initial,
+          selectedNodeIds: [],
+          selectedEdgeIds: [],
+          dragging: null,
+          clipboard: null,
+          focusRequest: null,
+
+          select: (nodeIds, edgeIds = []) => set({ selectedNodeIds: nodeIds, selectedEdgeIds: edgeIds }),
+          addBlock: (type, options = {}) => {
+            let id = '';
+            edit((doc) => {
+              const added = addBlock(doc, type, options);
+              id = added.id;
+              return added.doc;
+            });
+            set({ selectedNodeIds: [id], selectedEdgeIds: [] });
+            return id;
+          },
+          connect: (source, target, sourceHandle = null) => edit((doc) => connect(doc, source, target, sourceHandle)),
+          deleteSelection: () => {
+            const { selectedNodeIds, selectedEdgeIds } = get();
+            get().deleteElements(selectedNodeIds, selectedEdgeIds);
+          },
+          deleteElements: (nodeIds, edgeIds) => {
+            edit((doc) => deleteElements(doc, nodeIds, edgeIds));
+            const { doc } = get();
+            set({
+              selectedNodeIds: get().selectedNodeIds.filter((id) => doc.nodes.some((node) => node.id === id)),
+              selectedEdgeIds: get().selectedEdgeIds.filter((id) => doc.edges.some((other) => other.id === id)),
+            });
+          },
+          drag: (positions) => set({ dragging: { ...get().dragging, ...positions } }),
+          endDrag: () => {
+            const positions = get().dragging;
+            if (!positions) return;
+            // The in-between positions never entered the document: the whole drag is one step.
+            edit((doc) => moveNodes(doc, positions));
+            set({ dragging: null });
+          },
+          moveNodes: (positions) => edit((doc) => moveNodes(doc, positions)),
+          setField: (nodeId, key, value) => edit((doc) => setConfigField(doc, nodeId, key, value), `${nodeId}.${key}`),
+          setSettings: (patch, fieldKey) =>
+            edit((doc) => ({ ...doc, settings: { ...doc.settings, ...patch } }), `settings.${fieldKey ?? Object.keys(patch).join(',')}`),
+          copy: () => {
+            const clipboard = copyNodes(get().doc, get().selectedNodeIds);
+            if (clipboard) set({ clipboard });
+          },
+          paste: () => pasteFrom(get().clipboard),
+          duplicate: () => pasteFrom(copyNodes(get().doc, get().selectedNodeIds)),
+          undo: () => {
+            lastFieldEdit = null;
+            store.temporal.getState().undo();
+          },
+          redo: () => {
+            lastFieldEdit = null;
+            store.temporal.getState().redo();
+          },
+          markSaved: (doc) => set({ saved: doc ?? get().doc }),
+          requestFocus: (nodeId, field) => set({ focusRequest: { nodeId, field, at: clock() }, ...(nodeId ? { selectedNodeIds: [nodeId], selectedEdgeIds: [] } : {}) }),
+          replaceDoc: (doc, options = {}) => {
+            if (options.history) {
+              edit(() => doc);
+              return;
+            }
+            store.temporal.getState().pause();
+            set({ doc, saved: doc });
+            store.temporal.getState().resume();
+            store.temporal.getState().clear();
+          },
+        };
+      },
+      {
+        partialize: (state) => ({ doc: state.doc }),
+        // Selection, drags in progress, the clipboard and saves are not edits.
+        equality: (past, current) => past.doc === current.doc,
+        limit: 200,
+      },
+    ),
+  );
+  return store;
+}
+
+/** Unsaved changes: undoing back to the saved document counts as saved. */
+export const isDirty = (state: Pick<WorkshopState, 'doc' | 'saved'>): boolean =>
+  state.doc !== state.saved && JSON.stringify(state.doc) !== JSON.stringify(state.saved);
