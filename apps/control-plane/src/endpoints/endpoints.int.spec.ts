@@ -57,6 +57,19 @@ describe('endpoints: drafts, Save, Deploy, versions (real PostgreSQL and Redis)'
     expect(response.body.details).toContainEqual({ path, message: expect.any(String) });
   });
 
+  it.each([
+    ['/../admin', '. or .. segments'],
+    ['/a/./b', '. or .. segments'],
+    ['/%2e%2e/admin', 'percent-encoding'],
+    ['/a//b', 'empty segments'],
+    ['/a\\b', 'backslashes'],
+  ])('refuses the path %j, which clients would rewrite before sending, with 400 saying why (%s); nothing is stored', async (path, reason) => {
+    const { create, project } = await setup();
+    const response = await create(endpointBody({ path })).expect(400);
+    expect(response.body).toMatchObject({ success: false, code: 'invalid_request', details: [{ path: 'path', message: expect.stringContaining(reason) }] });
+    expect(await t.prisma.endpoint.count({ where: { projectId: project.id } })).toBe(0);
+  });
+
   it('keeps (method, path) unique per project with 409', async () => {
     const { create } = await setup();
     await create(endpointBody()).expect(201);

@@ -21,7 +21,27 @@ describe('endpoint settings schema', () => {
   });
 
   it.each([
+    ['/../admin', '. or .. segments'],
+    ['/./x', '. or .. segments'],
+    ['/a/../b', '. or .. segments'],
+    ['/a/..', '. or .. segments'],
+    ['/a/./', '. or .. segments'],
+    ['/%2e%2e/admin', 'percent-encoding'],
+    ['/a%2fb', 'percent-encoding'],
+    ['//x', 'empty segments'],
+    ['/a//b', 'empty segments'],
+    ['/a\\b', 'backslashes'],
+    ['/\\admin', 'backslashes'],
+    ['x/y', 'must start with /'],
+  ])('refuses %j, a path clients would change before sending, saying why (%s)', (path, reason) => {
+    const result = endpointSettingsSchema.safeParse({ name: 'x', path });
+    expect(result.success).toBe(false);
+    expect(result.error?.issues).toEqual([expect.objectContaining({ path: ['path'], message: expect.stringContaining(reason) })]);
+  });
+
+  it.each([
     ['/orders/', '/orders'],
+    ['/v1.2/a..b/.well-known/...', '/v1.2/a..b/.well-known/...'],
     ['/v1/orders', '/v1/orders'],
     ['/apis', '/apis'],
     ['/', '/'],

@@ -1,12 +1,9 @@
 import { z } from 'zod';
+import { endpointPathProblem } from './endpoint-path';
 import { PARAM_KEY_PATTERN } from './names';
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export const MAX_QUERY_PARAMS = 10;
-
-/** First path segments the gateway keeps for itself (`/api/x` aliases `/x`; `/admin/…`; `/_healthz`). */
-const RESERVED_FIRST_SEGMENT = /^\/(?:api|admin|_[^/]*)(?:\/|$)/i;
-const PATH_PATTERN = /^\/(?:[A-Za-z0-9._~-]+(?:\/[A-Za-z0-9._~-]+)*)?$/;
 
 function withoutTrailingSlashes(path: string): string {
   let end = path.length;
@@ -34,14 +31,10 @@ export const endpointSettingsSchema = z.object({
     .max(200)
     // "/orders/" and "/orders" are one endpoint.
     .transform(withoutTrailingSlashes)
-    .pipe(
-      z
-        .string()
-        .regex(PATH_PATTERN, { error: 'must start with / and contain only letters, digits and . _ ~ - between slashes' })
-        .refine((path) => !RESERVED_FIRST_SEGMENT.test(path), {
-          error: 'may not begin with the reserved segments api, admin or _',
-        }),
-    )
+    .superRefine((path, ctx) => {
+      const problem = endpointPathProblem(path);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
     .meta({ title: 'Path' }),
   auth: z.enum(['none', 'user', 'admin']).default('none').meta({ title: 'Authentication' }),
   query_params: z
