@@ -6,6 +6,7 @@ import { Logger } from 'nestjs-pino';
 import { cleanupOpenApiDoc } from 'nestjs-zod';
 import { AppModule } from './app.module';
 import { bodyParserErrors } from './common/body-parser-errors';
+import { fixNullableScalars } from './common/openapi-nullable';
 import type { ControlPlaneConfig } from './config/control-plane.config';
 import { separateListeners } from './internal/internal-listener';
 
@@ -45,7 +46,7 @@ export async function createControlPlaneApp(config: ControlPlaneConfig): Promise
       .addCookieAuth('fg_session')
       .build(),
   );
-  SwaggerModule.setup('docs', app, cleanupOpenApiDoc(document), { jsonDocumentUrl: 'docs-json' });
+  SwaggerModule.setup('docs', app, cleanupOpenApiDoc(fixNullableScalars(document)), { jsonDocumentUrl: 'docs-json' });
 
   await app.init();
   return app;

@@ -3,11 +3,13 @@ import { AuthModule } from '../auth/auth.module';
 import { ProjectsController } from './projects.controller';
 import { ProjectsRepository } from './projects.repository';
 import { ProjectsService } from './projects.service';
+import { SubdomainsController } from './subdomains.controller';
+import { SubdomainsService } from './subdomains.service';
 
 @Module({
   imports: [AuthModule],
-  controllers: [ProjectsController],
-  providers: [ProjectsService, ProjectsRepository],
+  controllers: [ProjectsController, SubdomainsController],
+  providers: [ProjectsService, ProjectsRepository, SubdomainsService],
   exports: [ProjectsService],
 })
 export class ProjectsModule {}

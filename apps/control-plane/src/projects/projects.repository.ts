@@ -35,6 +35,10 @@ export class ProjectsRepository {
     return db.project.findFirst({ where: { id: projectId, accountId } });
   }
 
+  async subdomainExists(subdomain: string): Promise<boolean> {
+    return (await this.prisma.project.count({ where: { subdomain } })) > 0;
+  }
+
   findById(projectId: string): Promise<ProjectRecord | null> {
     return this.prisma.project.findUnique({ where: { id: projectId } });
   }

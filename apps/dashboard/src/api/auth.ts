@@ -1,0 +1,52 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { isApiError } from './api-error';
+import { api } from './client';
+import { queryKeys } from './query-keys';
+import type { User } from './types';
+
+export type Credentials = { email: string; password: string };
+
+/** The signed-in user, or null when there is no session (a 401 here is an answer, not an error). */
+export function useMe() {
+  return useQuery({
+    queryKey: queryKeys.me,
+    queryFn: async (): Promise<User | null> => {
+      try {
+        return (await api('GET /v1/auth/me')).user;
+      } catch (error) {
+        if (isApiError(error) && error.status === 401) return null;
+        throw error;
+      }
+    },
+    staleTime: Infinity,
+  });
+}
+
+export function useSignIn(mode: 'login' | 'signup') {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: Credentials) => (mode === 'login' ? api('POST /v1/auth/login', { body }) : api('POST /v1/auth/signup', { body })),
+    onSuccess: (session) => {
+      client.clear();
+      client.setQueryData(queryKeys.me, session.user);
+    },
+  });
+}
+
+export function useSignOut() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async () => {
+      try {
+        await api('POST /v1/auth/logout');
+      } catch (error) {
+        // An already ended session is the outcome the user asked for.
+        if (!isApiError(error) || error.status !== 401) throw error;
+      }
+    },
+    onSuccess: () => {
+      client.clear();
+      client.setQueryData(queryKeys.me, null);
+    },
+  });
+}

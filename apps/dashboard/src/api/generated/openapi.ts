@@ -1,0 +1,508 @@
+// Generated from the control plane's OpenAPI document by scripts/lib/openapi-types.js.
+// Do not edit: run `npm run api:types` after changing a control-plane DTO.
+/* eslint-disable */
+
+export type ApiKeyListDto = {
+  items: Array<{
+    id: string;
+    name: string;
+    last_used_at: string | null;
+    created_at: string;
+    ratelimit_min: number;
+    permission: "user" | "admin";
+    /** First characters of the secret, to recognise it */
+    key_prefix: string;
+  }>;
+};
+
+export type CreateApiKeyDto = {
+  name: string;
+  /** Requests per minute (sliding 60-second window) */
+  ratelimit_min?: number;
+  permission?: "user" | "admin";
+};
+
+export type CreatedApiKeyDto = {
+  success: true;
+  /** The secret; shown this once */
+  key: string;
+  key_data: {
+    id: string;
+    name: string;
+    last_used_at: string | null;
+    created_at: string;
+    ratelimit_min: number;
+    permission: "user" | "admin";
+  };
+};
+
+export type CreateProjectDto = {
+  name: string;
+  subdomain: string;
+};
+
+export type EndpointDto = {
+  name: string;
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  path: string;
+  auth: "none" | "user" | "admin";
+  query_params: Array<{
+    key: string;
+    default: string | null;
+  }>;
+  flow: {
+    nodes: Array<unknown>;
+    edges: Array<unknown>;
+    [key: string]: unknown;
+  };
+  id: string;
+  project_id: string;
+  status: "draft" | "live";
+  live_version: number | null;
+  /** The live version's address (base_url + its path), null when not deployed */
+  live_url: string | null;
+  /** True when the draft differs from what is live (or nothing is live) */
+  has_undeployed_changes: boolean;
+  created_at: string;
+  updated_at: string;
+};
+
+export type EndpointListDto = {
+  items: Array<{
+    name: string;
+    method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+    path: string;
+    auth: "none" | "user" | "admin";
+    query_params: Array<{
+      key: string;
+      default: string | null;
+    }>;
+    flow: {
+      nodes: Array<unknown>;
+      edges: Array<unknown>;
+      [key: string]: unknown;
+    };
+    id: string;
+    project_id: string;
+    status: "draft" | "live";
+    live_version: number | null;
+    /** The live version's address (base_url + its path), null when not deployed */
+    live_url: string | null;
+    /** True when the draft differs from what is live (or nothing is live) */
+    has_undeployed_changes: boolean;
+    created_at: string;
+    updated_at: string;
+  }>;
+};
+
+export type EndpointWithDiagnosticsDto = {
+  name: string;
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  path: string;
+  auth: "none" | "user" | "admin";
+  query_params: Array<{
+    key: string;
+    default: string | null;
+  }>;
+  flow: {
+    nodes: Array<unknown>;
+    edges: Array<unknown>;
+    [key: string]: unknown;
+  };
+  id: string;
+  project_id: string;
+  status: "draft" | "live";
+  live_version: number | null;
+  /** The live version's address (base_url + its path), null when not deployed */
+  live_url: string | null;
+  /** True when the draft differs from what is live (or nothing is live) */
+  has_undeployed_changes: boolean;
+  created_at: string;
+  updated_at: string;
+  /** Validation findings of the flow; warnings never block Save or Deploy */
+  diagnostics: Array<{
+    severity: "error" | "warning";
+    code: string;
+    node_id: string | null;
+    field: string | null;
+    message: string;
+  }>;
+};
+
+export type IntegrationDto = {
+  kind: "text-generation" | "email";
+  provider: string;
+  /** The secret is never returned; only its last four characters */
+  api_key_masked: string;
+  default_model?: string | null;
+  verified_domains?: Array<string>;
+  created_at: string;
+  updated_at: string;
+};
+
+export type IntegrationListDto = {
+  items: Array<{
+    kind: "text-generation" | "email";
+    provider: string;
+    /** The secret is never returned; only its last four characters */
+    api_key_masked: string;
+    default_model?: string | null;
+    verified_domains?: Array<string>;
+    created_at: string;
+    updated_at: string;
+  }>;
+};
+
+export type LoginDto = {
+  email: string;
+  password: string;
+};
+
+export type LogPageDto = {
+  /** Newest first */
+  items: Array<{
+    id: string;
+    /** The path requested */
+    endpoint: string;
+    time: string;
+    method: string;
+    status: number;
+    duration_ms: number;
+    key_id: string | null;
+    /** Error code of the answer, null on success */
+    code: string | null;
+  }>;
+  /** Older entries (Next); null on the last page */
+  next_cursor: string | null;
+  /** Newer entries (Back); null on the first page */
+  prev_cursor: string | null;
+};
+
+export type MeResponseDto = {
+  user: {
+    id: string;
+    email: string;
+    created_at: string;
+  };
+};
+
+export type MessageResponseDto = {
+  success: true;
+  message: string;
+};
+
+export type ProjectDto = {
+  id: string;
+  name: string;
+  subdomain: string;
+  require_auth: boolean;
+  /** Where the gateway serves this project */
+  base_url: string;
+  created_at: string;
+  updated_at: string;
+};
+
+export type ProjectListDto = {
+  items: Array<{
+    id: string;
+    name: string;
+    subdomain: string;
+    require_auth: boolean;
+    /** Where the gateway serves this project */
+    base_url: string;
+    created_at: string;
+    updated_at: string;
+  }>;
+};
+
+export type PutEmailDto = {
+  provider: "sendgrid";
+  /** The provider secret; required the first time, omit it to keep the stored one */
+  api_key?: string;
+  /** Sender domains verified with SendGrid; Send Email blocks may only send From these */
+  verified_domains?: Array<string>;
+};
+
+export type PutTextGenerationDto = {
+  provider: "anthropic";
+  /** The provider secret; required the first time, omit it to keep the stored one */
+  api_key?: string;
+  /** Model used when a Generate Text block names none */
+  default_model?: string | null;
+};
+
+export type SaveEndpointDto = {
+  name: string;
+  method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  path: string;
+  auth?: "none" | "user" | "admin";
+  query_params?: Array<{
+    key: string;
+    default?: string | null;
+  }>;
+  flow?: {
+    nodes: Array<{
+      id: string;
+      type: string;
+      position: {
+        x: number;
+        y: number;
+      };
+      config?: { [key: string]: SaveEndpointDto__schema0 };
+    }>;
+    edges: Array<{
+      id: string;
+      source: string;
+      target: string;
+      sourceHandle?: string | null;
+    }>;
+  };
+};
+
+export type SaveEndpointDto__schema0 = string | number | boolean | Array<SaveEndpointDto__schema0> | { [key: string]: SaveEndpointDto__schema0 } | null;
+
+export type SessionResponseDto = {
+  user: {
+    id: string;
+    email: string;
+    created_at: string;
+  };
+  /** Opaque session token; send it as `Authorization: Bearer <token>` */
+  token: string;
+};
+
+export type SignupDto = {
+  email: string;
+  password: string;
+};
+
+export type SubdomainAvailabilityDto = {
+  available: boolean;
+  /** Why the name cannot be used; null when it can */
+  reason: "taken" | "reserved" | "invalid" | null;
+  /** What is wrong with the name, in words; null when it can be used */
+  message: string | null;
+};
+
+export type UpdateProjectDto = {
+  name?: string;
+  subdomain?: string;
+  require_auth?: boolean;
+};
+
+export type VersionDto = {
+  name: string;
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  path: string;
+  auth: "none" | "user" | "admin";
+  query_params: Array<{
+    key: string;
+    default: string | null;
+  }>;
+  flow: {
+    nodes: Array<unknown>;
+    edges: Array<unknown>;
+    [key: string]: unknown;
+  };
+  version: number;
+  live: boolean;
+  created_at: string;
+};
+
+export type VersionListDto = {
+  items: Array<{
+    name: string;
+    method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+    path: string;
+    auth: "none" | "user" | "admin";
+    query_params: Array<{
+      key: string;
+      default: string | null;
+    }>;
+    flow: {
+      nodes: Array<unknown>;
+      edges: Array<unknown>;
+      [key: string]: unknown;
+    };
+    version: number;
+    live: boolean;
+    created_at: string;
+  }>;
+};
+
+export interface Operations {
+  "POST /v1/auth/login": {
+    params: { };
+    query: never;
+    body: LoginDto;
+    response: SessionResponseDto;
+  };
+  "POST /v1/auth/logout": {
+    params: { };
+    query: never;
+    body: never;
+    response: MessageResponseDto;
+  };
+  "GET /v1/auth/me": {
+    params: { };
+    query: never;
+    body: never;
+    response: MeResponseDto;
+  };
+  "POST /v1/auth/signup": {
+    params: { };
+    query: never;
+    body: SignupDto;
+    response: SessionResponseDto;
+  };
+  "GET /v1/projects": {
+    params: { };
+    query: never;
+    body: never;
+    response: ProjectListDto;
+  };
+  "POST /v1/projects": {
+    params: { };
+    query: never;
+    body: CreateProjectDto;
+    response: ProjectDto;
+  };
+  "GET /v1/projects/{projectId}": {
+    params: { projectId: string };
+    query: never;
+    body: never;
+    response: ProjectDto;
+  };
+  "PATCH /v1/projects/{projectId}": {
+    params: { projectId: string };
+    query: never;
+    body: UpdateProjectDto;
+    response: ProjectDto;
+  };
+  "DELETE /v1/projects/{projectId}": {
+    params: { projectId: string };
+    query: never;
+    body: never;
+    response: MessageResponseDto;
+  };
+  "GET /v1/projects/{projectId}/api-keys": {
+    params: { projectId: string };
+    query: never;
+    body: never;
+    response: ApiKeyListDto;
+  };
+  "POST /v1/projects/{projectId}/api-keys": {
+    params: { projectId: string };
+    query: never;
+    body: CreateApiKeyDto;
+    response: CreatedApiKeyDto;
+  };
+  "DELETE /v1/projects/{projectId}/api-keys/{keyId}": {
+    params: { projectId: string; keyId: string };
+    query: never;
+    body: never;
+    response: MessageResponseDto;
+  };
+  "GET /v1/projects/{projectId}/endpoints": {
+    params: { projectId: string };
+    query: never;
+    body: never;
+    response: EndpointListDto;
+  };
+  "POST /v1/projects/{projectId}/endpoints": {
+    params: { projectId: string };
+    query: never;
+    body: SaveEndpointDto;
+    response: EndpointWithDiagnosticsDto;
+  };
+  "GET /v1/projects/{projectId}/endpoints/{endpointId}": {
+    params: { projectId: string; endpointId: string };
+    query: never;
+    body: never;
+    response: EndpointDto;
+  };
+  "PUT /v1/projects/{projectId}/endpoints/{endpointId}": {
+    params: { projectId: string; endpointId: string };
+    query: never;
+    body: SaveEndpointDto;
+    response: EndpointWithDiagnosticsDto;
+  };
+  "DELETE /v1/projects/{projectId}/endpoints/{endpointId}": {
+    params: { projectId: string; endpointId: string };
+    query: never;
+    body: never;
+    response: MessageResponseDto;
+  };
+  "POST /v1/projects/{projectId}/endpoints/{endpointId}/deploy": {
+    params: { projectId: string; endpointId: string };
+    query: never;
+    body: never;
+    response: EndpointWithDiagnosticsDto;
+  };
+  "POST /v1/projects/{projectId}/endpoints/{endpointId}/undeploy": {
+    params: { projectId: string; endpointId: string };
+    query: never;
+    body: never;
+    response: EndpointDto;
+  };
+  "GET /v1/projects/{projectId}/endpoints/{endpointId}/versions": {
+    params: { projectId: string; endpointId: string };
+    query: never;
+    body: never;
+    response: VersionListDto;
+  };
+  "GET /v1/projects/{projectId}/endpoints/{endpointId}/versions/{version}": {
+    params: { projectId: string; endpointId: string; version: string };
+    query: never;
+    body: never;
+    response: VersionDto;
+  };
+  "POST /v1/projects/{projectId}/endpoints/{endpointId}/versions/{version}/deploy": {
+    params: { projectId: string; endpointId: string; version: string };
+    query: never;
+    body: never;
+    response: EndpointDto;
+  };
+  "GET /v1/projects/{projectId}/integrations": {
+    params: { projectId: string };
+    query: never;
+    body: never;
+    response: IntegrationListDto;
+  };
+  "GET /v1/projects/{projectId}/integrations/{kind}": {
+    params: { projectId: string; kind: string };
+    query: never;
+    body: never;
+    response: IntegrationDto;
+  };
+  "DELETE /v1/projects/{projectId}/integrations/{kind}": {
+    params: { projectId: string; kind: string };
+    query: never;
+    body: never;
+    response: MessageResponseDto;
+  };
+  "PUT /v1/projects/{projectId}/integrations/email": {
+    params: { projectId: string };
+    query: never;
+    body: PutEmailDto;
+    response: IntegrationDto;
+  };
+  "PUT /v1/projects/{projectId}/integrations/text-generation": {
+    params: { projectId: string };
+    query: never;
+    body: PutTextGenerationDto;
+    response: IntegrationDto;
+  };
+  "GET /v1/projects/{projectId}/logs": {
+    params: { projectId: string };
+    query: { endpoint?: string; status?: number; method?: string; from?: string; to?: string; limit?: number; cursor?: string };
+    body: never;
+    response: LogPageDto;
+  };
+  "GET /v1/subdomains/{name}": {
+    params: { name: string };
+    query: never;
+    body: never;
+    response: SubdomainAvailabilityDto;
+  };
+}

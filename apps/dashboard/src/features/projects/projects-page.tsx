@@ -1,0 +1,7 @@
+export function ProjectsPage() {
+  return (
+    <section className="page">
+      <h1>Projects</h1>
+    </section>
+  );
+}

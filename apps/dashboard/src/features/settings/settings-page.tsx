@@ -1,0 +1,7 @@
+export function SettingsPage() {
+  return (
+    <section className="page">
+      <h1>Settings</h1>
+    </section>
+  );
+}

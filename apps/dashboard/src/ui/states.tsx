@@ -1,0 +1,52 @@
+import type { ReactNode } from 'react';
+import { errorMessage } from '../api/api-error';
+
+/** While data loads: a spinner with words for screen readers. */
+export function Loading({ label = 'Loading…' }: { label?: string }) {
+  return (
+    <div className="state" aria-busy="true">
+      <span className="spinner" aria-hidden="true" />
+      <span>{label}</span>
+    </div>
+  );
+}
+
+/** A failed load: what went wrong and a way to try again (never an empty page). */
+export function ErrorState({ error, onRetry, title = 'Something went wrong' }: { error: unknown; onRetry?: () => void; title?: string }) {
+  return (
+    <div className="state state-error" role="alert">
+      <strong>{title}</strong>
+      <span>{errorMessage(error)}</span>
+      {onRetry && (
+        <button type="button" className="button secondary" onClick={onRetry}>
+          Retry
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** Nothing here yet: say so and offer the first step. */
+export function EmptyState({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <div className="state state-empty">
+      <strong>{title}</strong>
+      {children}
+    </div>
+  );
+}
+
+/** Loading, error or the content of one query, in the same shape on every page. */
+export function QueryState<T>({
+  query,
+  children,
+  label,
+}: {
+  query: { data: T | undefined; error: unknown; isPending: boolean; refetch: () => unknown };
+  children: (data: T) => ReactNode;
+  label?: string;
+}) {
+  if (query.isPending) return <Loading label={label} />;
+  if (query.error || query.data === undefined) return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
+  return <>{children(query.data)}</>;
+}
