@@ -1,13 +1,22 @@
 import type { RequestLogEvent } from '@flowgate/contracts';
+import { rollupInsertSql } from '@flowgate/db';
 import type { Pool } from 'pg';
 
 // One statement per batch: the columns travel as arrays and unnest() turns them into rows.
-// ON CONFLICT on the primary key (time, id) makes a redelivered event a no-op.
-const INSERT_ROWS = `
-INSERT INTO request_logs (id, time, project_id, endpoint_id, path, method, status, code, duration_ms, key_id)
+// ON CONFLICT on the primary key (time, id) makes a redelivered event a no-op, and only the
+// rows RETURNING gives back (the ones really inserted) feed the rollups of the same statement.
+const INSERT_COLUMNS = `
+INSERT INTO request_logs (id, time, project_id, endpoint_id, path, method, status, code, duration_ms, key_id, query, message, error_node_id)
 SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::uuid[], $4::uuid[], $5::text[], $6::text[],
-                     $7::smallint[], $8::text[], $9::real[], $10::uuid[])
+                     $7::smallint[], $8::text[], $9::real[], $10::uuid[], $11::text[], $12::text[], $13::text[])
 ON CONFLICT DO NOTHING`;
+
+const INSERT_ROWS = INSERT_COLUMNS;
+
+const INSERT_ROWS_AND_ROLLUPS = `
+WITH inserted AS (${INSERT_COLUMNS} RETURNING project_id, time, path, method, status, duration_ms),
+     rolled_up AS (${rollupInsertSql('inserted')})
+SELECT count(*)::int AS inserted FROM inserted`;
 
 // Never moves backwards; keys that do not exist (deleted, or never known) match no row.
 const TOUCH_KEYS = `
@@ -20,9 +29,24 @@ export interface WriteResult {
   inserted: number;
 }
 
-/** Writes request-log events and the keys' last use in one transaction. */
+export interface RequestLogRepositoryOptions {
+  /**
+   * Maintain request_log_rollups with the rows (the default). Off only to measure what they
+   * cost (bench/log-ingest.bench.ts); GET …/logs/stats reads nothing else.
+   */
+  rollups?: boolean;
+}
+
+/** Writes request-log events, their rollups and the keys' last use in one transaction. */
 export class RequestLogRepository {
-  constructor(private readonly pool: Pool) {}
+  private readonly insertSql: string;
+
+  constructor(
+    private readonly pool: Pool,
+    options: RequestLogRepositoryOptions = {},
+  ) {
+    this.insertSql = options.rollups === false ? INSERT_ROWS : INSERT_ROWS_AND_ROLLUPS;
+  }
 
   async write(events: readonly RequestLogEvent[]): Promise<WriteResult> {
     if (events.length === 0) return { inserted: 0 };
@@ -33,13 +57,14 @@ export class RequestLogRepository {
     client.on('error', onLost);
     try {
       await client.query('BEGIN');
-      const { rowCount } = await client.query(INSERT_ROWS, toColumns(events));
+      const result = await client.query<{ inserted: number }>(this.insertSql, toColumns(events));
+      const inserted = this.insertSql === INSERT_ROWS ? (result.rowCount ?? 0) : (result.rows[0]?.inserted ?? 0);
       const keys = latestUsePerKey(events);
       if (keys.ids.length > 0) await client.query(TOUCH_KEYS, [keys.ids, keys.times]);
       await client.query('COMMIT');
       client.off('error', onLost);
       client.release();
-      return { inserted: rowCount ?? 0 };
+      return { inserted };
     } catch (error) {
       // A connection that failed mid-transaction is not reused.
       await client.query('ROLLBACK').catch(() => undefined);
@@ -52,14 +77,14 @@ export class RequestLogRepository {
   /** Whether the schema this service writes to exists (a migrated database). */
   async hasSchema(): Promise<boolean> {
     const { rows } = await this.pool.query<{ ok: boolean }>(
-      "SELECT to_regclass('request_logs') IS NOT NULL AND to_regclass('api_keys') IS NOT NULL AS ok",
+      "SELECT to_regclass('request_logs') IS NOT NULL AND to_regclass('api_keys') IS NOT NULL AND to_regclass('request_log_rollups') IS NOT NULL AS ok",
     );
     return rows[0]?.ok === true;
   }
 }
 
 function toColumns(events: readonly RequestLogEvent[]): unknown[][] {
-  const columns: unknown[][] = Array.from({ length: 10 }, () => new Array(events.length));
+  const columns: unknown[][] = Array.from({ length: 13 }, () => new Array(events.length));
   events.forEach((e, i) => {
     columns[0][i] = e.id;
     columns[1][i] = e.time;
@@ -71,6 +96,9 @@ function toColumns(events: readonly RequestLogEvent[]): unknown[][] {
     columns[7][i] = e.code;
     columns[8][i] = e.duration_ms;
     columns[9][i] = e.key_id;
+    columns[10][i] = e.query;
+    columns[11][i] = e.message;
+    columns[12][i] = e.error_node_id;
   });
   return columns;
 }

@@ -1,5 +1,6 @@
 import type { Client, Pool, PoolClient } from 'pg';
 import type { PrismaClient } from './generated/client';
+import { dropRequestLogRollupsOlderThan } from './request-log-rollups';
 
 /**
  * request_logs is partitioned by UTC day (request_logs_pYYYYMMDD) with a DEFAULT partition
@@ -65,13 +66,16 @@ export interface PartitionMaintenance {
   daysAhead: number;
 }
 
-/** The daily job: partitions from yesterday to `daysAhead` days ahead, retention applied. */
+/** The daily job: partitions from yesterday to `daysAhead` days ahead, retention applied to the rows and their rollups. */
 export async function maintainRequestLogPartitions(
   db: PartitionDb,
   { today, retentionDays, daysAhead }: PartitionMaintenance,
-): Promise<{ created: string[]; dropped: string[] }> {
+): Promise<{ created: string[]; dropped: string[]; rollupsDeleted: number }> {
   if (!Number.isInteger(retentionDays) || retentionDays < 1) throw new RangeError(`retentionDays must be >= 1, got ${retentionDays}`);
   const created = await ensureRequestLogPartitions(db, addDays(today, -1), daysAhead + 2);
-  const dropped = await dropRequestLogPartitionsOlderThan(db, addDays(today, 1 - retentionDays));
-  return { created, dropped };
+  const cutoff = addDays(today, 1 - retentionDays);
+  const dropped = await dropRequestLogPartitionsOlderThan(db, cutoff);
+  // The statistics of a day go with its rows (GET …/logs/stats never outlives the logs).
+  const rollupsDeleted = await dropRequestLogRollupsOlderThan(db, cutoff);
+  return { created, dropped, rollupsDeleted };
 }

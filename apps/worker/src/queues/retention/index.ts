@@ -16,6 +16,8 @@ const configSchema = z.object({
 export interface RetentionResult {
   created: string[];
   dropped: string[];
+  /** Rollup rows of the dropped days (their statistics go with them). */
+  rollupsDeleted: number;
 }
 
 /**
