@@ -3,6 +3,7 @@ export const ERROR_STATUS = {
   invalid_json: 400,
   invalid_request: 400,
   invalid_flow: 400,
+  weak_password: 400,
   unauthorized: 401,
   missing_api_key: 401,
   invalid_api_key: 401,

@@ -17,10 +17,15 @@ export class AuthController {
   ) {}
 
   @Post('signup')
-  @ApiOperation({ summary: 'Create an account and log in' })
+  @ApiOperation({
+    summary: 'Create an account and log in',
+    description:
+      'Never reveals whether an email is registered: for an existing email this is a login (its password → 201, ' +
+      'another → 401 `invalid_credentials`, throttled like login). Easily guessed passwords → 400 `weak_password`.',
+  })
   @ZodResponse({ status: 201, type: SessionResponseDto })
-  async signup(@Body() body: SignupDto, @Res({ passthrough: true }) res: Response) {
-    return this.withCookie(res, await this.auth.signup(body.email, body.password));
+  async signup(@Body() body: SignupDto, @Ip() address: string, @Res({ passthrough: true }) res: Response) {
+    return this.withCookie(res, await this.auth.signup(body.email, body.password, address));
   }
 
   @Post('login')

@@ -51,10 +51,64 @@ describe('auth (real PostgreSQL and Redis)', () => {
     }
   });
 
-  it('refuses a duplicate email (in any letter case) with 409', async () => {
-    const account = await t.signup();
-    const response = await t.http().post('/v1/auth/signup').send({ email: account.email.toUpperCase(), password: 'another password' }).expect(409);
-    expect(response.body).toMatchObject({ success: false, code: 'conflict', details: [{ path: 'email', message: expect.any(String) }] });
+  describe('sign-up does not reveal whether an email is registered', () => {
+    const signup = (email: string, password: string, address = uniqueAddress()) =>
+      t.http().post('/v1/auth/signup').set('X-Forwarded-For', address).send({ email, password });
+
+    it('answers an existing email (any letter case) with another password exactly like a failed login: 401, never 409', async () => {
+      const account = await t.signup();
+      const taken = await signup(account.email.toUpperCase(), 'another password').expect(401);
+      const failedLogin = await login(account.email, 'another password').expect(401);
+      expect(taken.body).toEqual(failedLogin.body);
+      expect(JSON.stringify(taken.body)).not.toMatch(/exist|taken|registered|conflict/i);
+      expect(await t.prisma.account.count({ where: { email: account.email } })).toBe(1);
+    });
+
+    it('logs in when the existing email comes with its own password (a double-submitted form works)', async () => {
+      const account = await t.signup();
+      const again = await signup(account.email, account.password).expect(201);
+      expect(again.body.user.id).toBe(account.id);
+      await t.http().get('/v1/auth/me').set('Authorization', `Bearer ${again.body.token}`).expect(200);
+    });
+
+    it('counts a wrong password at sign-up as a failed login: probing is throttled like guessing', async () => {
+      const account = await t.signup();
+      for (let i = 0; i < 3; i++) await signup(account.email, `probe number ${i} here`).expect(401);
+      const blocked = await signup(account.email, 'yet another probe').expect(429);
+      expect(blocked.body.code).toBe('too_many_attempts');
+      await login(account.email, account.password).expect(429);
+    });
+  });
+
+  describe('password strength at sign-up', () => {
+    it.each([
+      ['password', 'most common'],
+      ['12345678', 'most common'],
+      ['P@ssw0rd', 'common password with small changes'],
+      ['letmein123', 'common password'],
+      ['qwertyuiop', 'common'],
+    ])('refuses %j with 400 weak_password saying why (%s); no account is created', async (password, reason) => {
+      const email = uniqueEmail();
+      const response = await t.http().post('/v1/auth/signup').send({ email, password }).expect(400);
+      expect(response.body).toEqual({
+        success: false,
+        code: 'weak_password',
+        message: expect.stringContaining(reason),
+        details: [{ path: 'password', message: response.body.message }],
+      });
+      expect(await t.prisma.account.count({ where: { email } })).toBe(0);
+    });
+
+    it('refuses the email address itself as the password', async () => {
+      const email = uniqueEmail();
+      const response = await t.http().post('/v1/auth/signup').send({ email, password: `${email}1` }).expect(400);
+      expect(response.body.message).toContain('email address');
+    });
+
+    it.each(['correct horse battery', 'Tr0ub4dor&3', 'flowgate-k9x-2Lq'])('accepts %j', async (password) => {
+      const response = await t.http().post('/v1/auth/signup').send({ email: uniqueEmail(), password }).expect(201);
+      await t.prisma.account.delete({ where: { id: response.body.user.id } });
+    });
   });
 
   it('validates signup input with 400 details', async () => {

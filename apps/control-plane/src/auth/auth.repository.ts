@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PrismaClient } from '@flowgate/db';
-import { conflict } from '../common/app-error';
 import { isUniqueViolation } from '../infrastructure/prisma-errors';
 
 export interface AccountRecord {
@@ -14,11 +13,12 @@ export interface AccountRecord {
 export class AuthRepository {
   constructor(@Inject(PrismaClient) private readonly prisma: PrismaClient) {}
 
-  async createAccount(email: string, passwordHash: string): Promise<AccountRecord> {
+  /** The new account, or null when the email is taken (also by a sign-up that won a race). */
+  async createAccount(email: string, passwordHash: string): Promise<AccountRecord | null> {
     try {
       return await this.prisma.account.create({ data: { email, passwordHash } });
     } catch (error) {
-      if (isUniqueViolation(error)) throw conflict('email', 'an account with this email already exists');
+      if (isUniqueViolation(error)) return null;
       throw error;
     }
   }

@@ -6,8 +6,9 @@ import { CONFIG, type ControlPlaneConfig } from '../config/control-plane.config'
 import { Clock } from '../infrastructure/clock';
 import { type AccountRecord, AuthRepository } from './auth.repository';
 import type { UserView } from './dto/auth.dto';
-import { LoginThrottle } from './login-throttle';
+import { type LoginAttempt, LoginThrottle } from './login-throttle';
 import { PasswordHasher } from './password-hasher';
+import { PasswordStrength } from './password-strength';
 
 /** Who is calling, as resolved from a session token. */
 export interface Principal {
@@ -36,21 +37,37 @@ export class AuthService {
   constructor(
     private readonly accounts: AuthRepository,
     private readonly hasher: PasswordHasher,
+    private readonly strength: PasswordStrength,
     private readonly throttle: LoginThrottle,
     private readonly clock: Clock,
     @Inject(CONFIG) private readonly config: ControlPlaneConfig,
   ) {}
 
-  async signup(email: string, password: string): Promise<IssuedSession> {
-    const account = await this.accounts.createAccount(email, await this.hasher.hash(password));
-    return this.issueSession(account);
+  /**
+   * Never says that an email is taken (no 409): a new email gets its account; an existing one
+   * is a login — its own password logs in, any other gets login's 401 and counts as a failed
+   * attempt, so probing emails through sign-up is throttled exactly like guessing passwords
+   * (docs/control-plane.md, "Sign-up and account enumeration").
+   */
+  async signup(email: string, password: string, address: string): Promise<IssuedSession> {
+    await this.strength.assertStrong(password, email);
+    const attempt = await this.throttle.reserve(email, address);
+    const created = (await this.accounts.findAccountByEmail(email)) ? null : await this.accounts.createAccount(email, await this.hasher.hash(password));
+    if (created) {
+      await this.throttle.succeeded(attempt);
+      return this.issueSession(created);
+    }
+    return this.checkPassword(attempt, password);
   }
 
   /** Unknown account and wrong password get the same answer, after the same amount of work. */
   async login(email: string, password: string, address: string): Promise<IssuedSession> {
     // Counted before the check: concurrent guesses cannot outrun the limit.
-    const attempt = await this.throttle.reserve(email, address);
-    const account = await this.accounts.findAccountByEmail(email);
+    return this.checkPassword(await this.throttle.reserve(email, address), password);
+  }
+
+  private async checkPassword(attempt: LoginAttempt, password: string): Promise<IssuedSession> {
+    const account = await this.accounts.findAccountByEmail(attempt.email);
     const valid = account
       ? await this.hasher.verify(password, account.passwordHash)
       : await this.hasher.verifyAgainstDummy(password);
