@@ -27,7 +27,7 @@ function close(server: Server): Promise<void> {
 async function main(): Promise<void> {
   const config = loadControlPlaneConfig();
   await checkPostgres(config.databaseUrl);
-  await checkRedis(config.redisUrl);
+  await checkRedis(config.redisUrl, config.redisClusterNodes);
   await checkDatabaseSchema(config.databaseUrl);
   const app = await createControlPlaneApp(config);
   // The internal listener first: once /readyz answers on the public port, the relay works too.

@@ -102,7 +102,7 @@ describe('gateway: API keys, permissions and rate limits (real Redis)', () => {
     const forbidden = await get(open, '/staff', key.key);
     expect(forbidden.status).toBe(403);
     expect(forbidden.headers['ratelimit-limit']).toBe('5');
-    const lastUsed = Number(await redis.hget(apiKeyRecordKey(key.hash), 'last_used_ms'));
+    const lastUsed = Number(await redis.hget(apiKeyRecordKey(key.projectId, key.hash), 'last_used_ms'));
     expect(Math.abs(lastUsed - Date.now())).toBeLessThan(60_000);
     const unkeyed = await get(open, '/public');
     expect(unkeyed.headers['ratelimit-limit']).toBeUndefined();
@@ -129,13 +129,13 @@ describe('gateway: API keys, permissions and rate limits (real Redis)', () => {
     const [seconds] = await redis.time();
     const now = Number(seconds) * 1000;
     // Three accepted requests 61 s ago (newest first, as the gateway writes them): all outside the window.
-    await redis.lpush(rateLimitKey(key.hash), now - 61_500, now - 61_200, now - 61_000);
+    await redis.lpush(rateLimitKey(key.projectId, key.hash), now - 61_500, now - 61_200, now - 61_000);
     const afterOld = await get(open, '/members', key.key);
     expect(afterOld.status).toBe(200);
     expect(afterOld.headers['ratelimit-remaining']).toBe('2');
 
     // Two more 30 s ago fill the window with the request just made: the next one waits ~30 s.
-    await redis.rpush(rateLimitKey(key.hash), now - 30_000, now - 30_000);
+    await redis.rpush(rateLimitKey(key.projectId, key.hash), now - 30_000, now - 30_000);
     const limited = await get(open, '/members', key.key);
     expect(limited.status).toBe(429);
     const retryAfter = Number(limited.headers['retry-after']);

@@ -30,6 +30,8 @@ export const gatewayConfigSchema = z.object({
     .default('http://{subdomain}.localhost:8080')
     .refine((value) => value.includes('{subdomain}'), 'must contain {subdomain} (e.g. http://{subdomain}.localhost:8080)'),
   REDIS_URL: env.redisUrl,
+  /** Seeds of a Redis Cluster (`host:port,…`); unset = the single Redis at REDIS_URL. */
+  REDIS_CLUSTER_NODES: env.redisClusterNodes,
   KAFKA_BROKERS: env.kafkaBrokers,
   KAFKA_LOG_TOPIC: z.string().min(1).default(REQUEST_LOG_TOPIC_DEFAULT),
   /** The control plane's internal API (its own listener, loopback by default), for the admin key relay only. */

@@ -15,15 +15,14 @@
 import type { PublishedProject } from '@flowgate/contracts';
 import { IntegrationError, type EmailPort, type FlowPorts, type HttpPort, type ImagePort, type TextGenerationPort } from '@flowgate/flow-engine';
 import type { GuardedFetch, ImageStore, IntegrationsConfig } from '@flowgate/integrations';
-import type { Logger, SecretBox } from '@flowgate/platform';
+import { bullmqPrefix, createRedisClient, type Logger, type RedisClient, type RedisTarget, type SecretBox } from '@flowgate/platform';
 import type { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
 import type { GatewayConfig } from './config';
 
 export interface FlowPortsDeps {
   config: GatewayConfig;
   /** The gateway's command connection (images are stored under `fg:image:<id>`). */
-  redis: Redis;
+  redis: RedisClient;
   /** Decrypts `api_key_encrypted` of the published integrations. */
   secrets: SecretBox;
   logger: Logger;
@@ -76,19 +75,27 @@ function createSharedIntegrations(deps: FlowPortsDeps, env: NodeJS.ProcessEnv = 
   // Validated at boot: a bad FLOWGATE_EGRESS_* / FLOWGATE_IMAGE_* value stops the gateway with one line.
   if (Object.keys(env).some((name) => INTEGRATION_VARIABLES.test(name))) load();
   let queue: Queue | null = null;
+  let queueConnection: RedisClient | null = null;
   return {
     loaded: load,
     emailQueue() {
       // Opened on the first project with an email integration: one connection per gateway.
       if (!queue) {
         const { Queue: BullQueue } = require('bullmq') as typeof import('bullmq');
-        queue = new BullQueue(loadIntegrations().EMAIL_QUEUE_NAME, { connection: { url: deps.config.REDIS_URL }, prefix: load().config.bullmqPrefix });
+        // In cluster mode the prefix is a hash tag ({bull}): BullMQ's scripts touch one slot.
+        const target: RedisTarget = { url: deps.config.REDIS_URL, clusterNodes: deps.config.REDIS_CLUSTER_NODES };
+        queueConnection = createRedisClient(target, { node: { maxRetriesPerRequest: null } });
+        queue = new BullQueue(loadIntegrations().EMAIL_QUEUE_NAME, {
+          connection: queueConnection,
+          prefix: bullmqPrefix(load().config.bullmqPrefix, target),
+        });
         queue.on('error', (error) => deps.logger.warn({ err: error }, 'email queue connection error'));
       }
       return queue;
     },
     close: async () => {
       await queue?.close();
+      await queueConnection?.quit().catch(() => queueConnection?.disconnect());
     },
   };
 }

@@ -2,17 +2,15 @@ import { createLogger, SecretBox, type Logger } from '@flowgate/platform';
 import http, { STATUS_CODES } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { Redis, type RedisOptions } from 'ioredis';
 import { AdminRoutes } from './admin/admin-routes';
 import { ControlPlaneClient } from './admin/control-plane-client';
 import { ApiKeyVerifier } from './auth/api-key-verifier';
-import { KeyCheckConnection } from './auth/key-check-connection';
-import { KEY_CHECK_LUA } from './auth/key-check.script';
 import { RequestAuthenticator } from './auth/request-authenticator';
 import type { GatewayConfig } from './config';
 import { loadProject } from './config-cache/loaded-project';
 import { ProjectCache } from './config-cache/project-cache';
 import { buildFlowPorts, createFlowPortsContext } from './flow-ports';
+import { createGatewayRedis } from './gateway-redis';
 import { GatewayResponse } from './http/gateway-response';
 import { HostResolver } from './http/host-resolver';
 import { InternalRoutes } from './http/internal-routes';
@@ -50,41 +48,11 @@ const REQUEST_TIMEOUT_MS = 60_000;
 const HEADERS_TIMEOUT_MS = 15_000;
 /** In-flight requests get this long at shutdown before their connections are cut. */
 const DRAIN_MS = 10_000;
-/** A key check Redis has not answered by then is refused (503) and its connection replaced. */
-const KEY_CHECK_TIMEOUT_MS = 2000;
-
-function redisOptions(role: 'commands' | 'changes'): RedisOptions {
-  return {
-    lazyConnect: true,
-    connectionName: `flowgate-gateway-${role}`,
-    retryStrategy: (times) => Math.min(times * 100, 1000),
-    ...(role === 'commands'
-      ? {
-          // Fail fast while Redis is away: keyed requests answer 503 instead of waiting.
-          enableOfflineQueue: false,
-          maxRetriesPerRequest: 0,
-          autoResendUnfulfilledCommands: false,
-          commandTimeout: 2000,
-        }
-      : { maxRetriesPerRequest: null }),
-  };
-}
-
 export async function createGateway(config: GatewayConfig, options: GatewayOptions = {}): Promise<Gateway> {
   const logger = options.logger ?? createLogger('gateway', config.LOG_LEVEL);
-  const redis = new Redis(config.REDIS_URL, redisOptions('commands'));
-  const subscriber = new Redis(config.REDIS_URL, redisOptions('changes'));
-  // Fails fast like `redis` (keyed requests answer 503 while Redis is away), one write per loop turn.
-  const keyChecks = new KeyCheckConnection({
-    url: config.REDIS_URL,
-    lua: KEY_CHECK_LUA,
-    timeoutMs: KEY_CHECK_TIMEOUT_MS,
-    name: 'flowgate-gateway-keys',
-    onError: (error) => logger.debug({ err: error }, 'redis key-check connection error'),
-  });
-  // Errors are reported by the components that see them; ioredis would print them otherwise.
-  redis.on('error', (error) => logger.debug({ err: error }, 'redis connection error'));
-  subscriber.on('error', (error) => logger.debug({ err: error }, 'redis subscriber connection error'));
+  // Single Redis or Redis Cluster (REDIS_CLUSTER_NODES), see gateway-redis.ts.
+  const redisClients = createGatewayRedis(config, logger);
+  const { commands: redis, subscriber, keyChecks } = redisClients;
 
   const logs: RequestLogSink = options.logSender
     ? new RequestLogBuffer({ sender: options.logSender, logger, maxEvents: config.GATEWAY_LOG_BUFFER_MAX, lingerMs: config.GATEWAY_LOG_LINGER_MS })
@@ -161,15 +129,10 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
   );
   server.on('clientError', answerClientError);
 
-  const closeClients = async (): Promise<void> => {
-    keyChecks.close();
-    for (const client of [subscriber, redis]) {
-      await client.quit().catch(() => client.disconnect());
-    }
-  };
+  const closeClients = (): Promise<void> => redisClients.close();
 
   try {
-    await Promise.all([redis.connect(), subscriber.connect(), keyChecks.connect()]);
+    await redisClients.connect();
     await cache.start();
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

@@ -6,7 +6,7 @@ import { createGateway } from './gateway';
 async function main(): Promise<void> {
   const config = loadGatewayConfig();
   const logger = createLogger('gateway', config.LOG_LEVEL);
-  await checkRedis(config.REDIS_URL);
+  await checkRedis(config.REDIS_URL, config.REDIS_CLUSTER_NODES);
   await checkKafka(config.KAFKA_BROKERS);
   const gateway = await createGateway(config, { logger, defaultMetrics: true });
   installShutdown(logger, [() => gateway.close()], 30_000);

@@ -5,6 +5,7 @@ const schema = z
   .object({
     DATABASE_URL: env.databaseUrl,
     REDIS_URL: env.redisUrl,
+    REDIS_CLUSTER_NODES: env.redisClusterNodes,
     WORKER_PORT: env.port(3002),
     // BullMQ's own default, so producers that set no prefix meet the worker.
     BULLMQ_PREFIX: z.string().regex(/^[a-zA-Z0-9_.-]{1,64}$/, 'must be letters, digits, "_", "." or "-"').default('bull'),
@@ -13,6 +14,7 @@ const schema = z
   .transform((vars) => ({
     databaseUrl: vars.DATABASE_URL,
     redisUrl: vars.REDIS_URL,
+    redisClusterNodes: vars.REDIS_CLUSTER_NODES,
     port: vars.WORKER_PORT,
     prefix: vars.BULLMQ_PREFIX,
     logLevel: vars.LOG_LEVEL,

@@ -7,12 +7,13 @@ import { createWorkerRuntime } from './worker-runtime';
 async function main(): Promise<void> {
   const config = loadWorkerConfig();
   const logger = createLogger('worker', config.logLevel);
-  await checkRedis(config.redisUrl);
+  await checkRedis(config.redisUrl, config.redisClusterNodes);
   await checkPostgres(config.databaseUrl);
 
   const runtime = createWorkerRuntime({
     definitions: discoverQueues(),
     redisUrl: config.redisUrl,
+    redisClusterNodes: config.redisClusterNodes,
     databaseUrl: config.databaseUrl,
     prefix: config.prefix,
     logger,

@@ -1,4 +1,4 @@
-import type { Logger } from '@flowgate/platform';
+import { bullmqPrefix, createRedisClient, type Logger, type RedisClient } from '@flowgate/platform';
 import { Queue, Worker, type ConnectionOptions, type Job } from 'bullmq';
 import { Pool } from 'pg';
 import type { Registry } from 'prom-client';
@@ -15,8 +15,10 @@ import { createWorkerMetrics } from './worker.metrics';
 export interface WorkerRuntimeOptions {
   definitions: QueueDefinition[];
   redisUrl: string;
+  /** Seeds of a Redis Cluster (REDIS_CLUSTER_NODES); null or absent = the single Redis at `redisUrl`. */
+  redisClusterNodes?: string[] | null;
   databaseUrl: string;
-  /** BullMQ key prefix; producers must use the same one. */
+  /** BullMQ key prefix; producers must use the same one (a hash tag in cluster mode, see `bullmqPrefix`). */
   prefix: string;
   logger: Logger;
   env?: NodeJS.ProcessEnv;
@@ -46,8 +48,12 @@ const COUNTED_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'failed',
 
 /** Runs the BullMQ workers of the given queue definitions, with retries, dead-lettering and metrics. */
 export function createWorkerRuntime(options: WorkerRuntimeOptions): WorkerRuntime {
-  const { logger, prefix } = options;
-  const connection: ConnectionOptions = { url: options.redisUrl, maxRetriesPerRequest: null };
+  const { logger } = options;
+  const target = { url: options.redisUrl, clusterNodes: options.redisClusterNodes ?? null };
+  const prefix = bullmqPrefix(options.prefix, target);
+  // A cluster client is shared by every queue and worker (BullMQ duplicates it for blocking reads) and closed at stop.
+  const clusterClient: RedisClient | null = target.clusterNodes ? createRedisClient(target, { node: { maxRetriesPerRequest: null } }) : null;
+  const connection: ConnectionOptions = clusterClient ?? { url: options.redisUrl, maxRetriesPerRequest: null };
   const running = new Map<string, Running>();
   let pool: Pool | null = null;
   let stopping = false;
@@ -165,6 +171,7 @@ export function createWorkerRuntime(options: WorkerRuntimeOptions): WorkerRuntim
       }
       const open = pool as Pool | null;
       await open?.end();
+      await clusterClient?.quit().catch(() => clusterClient.disconnect());
     },
 
     isReady: () => !stopping && running.size === options.definitions.length && [...running.values()].every(({ worker }) => worker.isRunning()),

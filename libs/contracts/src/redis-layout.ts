@@ -1,17 +1,22 @@
 /**
  * The Redis layout: the contract between the control plane (the only writer) and the
- * gateways (readers). Every key starts with `fg:`. Keys that must share a Redis Cluster
- * slot carry the same `{hash tag}`.
+ * gateways (readers). Every key starts with `fg:`. Everything of one project (its document,
+ * key records, rate-limit windows, deletion marker) carries the project's `{hash tag}`, so on
+ * a Redis Cluster it lives in one slot: a publication is one MULTI, the key script touches
+ * one slot, and a shard that lost its state lost whole projects (their documents missing is
+ * how the control plane notices, see docs/operations.md "Redis Cluster").
  *
- * | key                         | type   | written by     | content                                         |
- * |-----------------------------|--------|----------------|-------------------------------------------------|
- * | fg:epoch                    | string | control plane  | random id of the last full publication; missing → Redis lost state, republish all |
- * | fg:config-seq               | string | control plane  | INCR on every change; gateways poll it to catch missed pub/sub messages |
- * | fg:sub:<subdomain>          | string | control plane  | project id serving that subdomain (lowercase)   |
- * | fg:project:{<pid>}          | string | control plane  | JSON `PublishedProject` (project, integrations, live routes with compiled flows) |
- * | fg:key:{<sha256 hex>}       | hash   | control plane  | `PublishedApiKey` fields; gateway script adds `last_used_ms` |
- * | fg:rate:{<sha256 hex>}      | list   | gateway script | sliding-window log of accepted request times (ms, newest first) for that key |
- * | fg:image:<id>               | string | gateway        | PNG bytes of a manipulate_image result, with a TTL |
+ * | key                           | type   | written by     | content                                         |
+ * |-------------------------------|--------|----------------|-------------------------------------------------|
+ * | fg:epoch                      | string | control plane  | random id of the last full publication; missing → Redis lost state, republish all |
+ * | fg:config-seq                 | string | control plane  | INCR on every change; gateways poll it to catch missed pub/sub messages |
+ * | fg:sub:<subdomain>            | string | control plane  | project id serving that subdomain (lowercase); the document's `subdomain` is authoritative |
+ * | fg:project:{<pid>}            | string | control plane  | JSON `PublishedProject` (project, integrations, live routes with compiled flows) |
+ * | fg:openapi:{<pid>}            | string | control plane  | the project's OpenAPI 3.1 document (JSON), written with its document |
+ * | fg:deleted:{<pid>}            | string | control plane  | deletion marker: the project was deleted (a missing document without it = lost state) |
+ * | fg:key:{<pid>}:<sha256 hex>   | hash   | control plane  | `PublishedApiKey` fields; gateway script adds `last_used_ms` |
+ * | fg:rate:{<pid>}:<sha256 hex>  | list   | gateway script | sliding-window log of accepted request times (ms, newest first) for that key |
+ * | fg:image:<id>                 | string | gateway        | PNG bytes of a manipulate_image result, with a TTL |
  *
  * Pub/sub channel `fg:changes` carries JSON `ConfigChange` after the write is done.
  */
@@ -22,8 +27,12 @@ export const CHANGES_CHANNEL = 'fg:changes';
 
 export const subdomainKey = (subdomain: string): string => `fg:sub:${subdomain.toLowerCase()}`;
 export const projectKey = (projectId: string): string => `fg:project:{${projectId}}`;
-export const apiKeyRecordKey = (keyHash: string): string => `fg:key:{${keyHash}}`;
-export const rateLimitKey = (keyHash: string): string => `fg:rate:{${keyHash}}`;
+export const openApiKey = (projectId: string): string => `fg:openapi:{${projectId}}`;
+export const projectDeletedKey = (projectId: string): string => `fg:deleted:{${projectId}}`;
+export const apiKeyRecordKey = (projectId: string, keyHash: string): string => `fg:key:{${projectId}}:${keyHash}`;
+export const rateLimitKey = (projectId: string, keyHash: string): string => `fg:rate:{${projectId}}:${keyHash}`;
+/** How long the deletion marker stays: far longer than any gateway takes to notice (it polls every 0.5 s). */
+export const PROJECT_DELETED_TTL_SECONDS = 7 * 24 * 3600;
 export const imageKey = (imageId: string): string => `fg:image:${imageId}`;
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

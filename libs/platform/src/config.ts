@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { redisClusterNodesVariable } from './redis';
 
 /** A configuration problem, reported as one line naming the variable and the fix. */
 export class ConfigError extends Error {
@@ -46,6 +47,8 @@ export const env = {
     'postgresql://postgres@127.0.0.1:5432/flowgate',
   ),
   redisUrl: urlWithProtocols(['redis:', 'rediss:'], 'redis://127.0.0.1:6379').default('redis://127.0.0.1:6379'),
+  /** Seeds of a Redis Cluster; null (unset) = single node at `redisUrl`. */
+  redisClusterNodes: redisClusterNodesVariable,
   kafkaBrokers: z
     .string()
     .default('127.0.0.1:9092')

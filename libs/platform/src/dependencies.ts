@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { splitHostPort } from './redis';
 
 /** An unreachable dependency at start-up; the message says which one and how to fix it. */
 export class DependencyError extends Error {
@@ -46,7 +47,20 @@ export async function checkPostgres(databaseUrl: string): Promise<void> {
   }
 }
 
-export async function checkRedis(redisUrl: string): Promise<void> {
+/** Single node: REDIS_URL answers. Cluster: at least one seed of REDIS_CLUSTER_NODES answers. */
+export async function checkRedis(redisUrl: string, clusterNodes: string[] | null = null): Promise<void> {
+  if (clusterNodes !== null) {
+    const errors: string[] = [];
+    for (const node of clusterNodes) {
+      const { host, port } = splitHostPort(node);
+      try {
+        return await probeTcp(host, port);
+      } catch (error) {
+        errors.push(`${node} (${describe(error)})`);
+      }
+    }
+    throw new DependencyError(`no Redis Cluster seed is reachable: ${errors.join(', ')} — fix REDIS_CLUSTER_NODES`);
+  }
   const { host, port } = hostPort(redisUrl, 6379);
   try {
     await probeTcp(host, port);

@@ -5,3 +5,4 @@ export * from './logger';
 export * from './shutdown';
 export * from './health-server';
 export * from './secret-box';
+export * from './redis';

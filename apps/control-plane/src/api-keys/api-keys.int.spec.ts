@@ -33,7 +33,7 @@ describe('API keys: dashboard and internal relay API (real PostgreSQL and Redis)
     const stored = await t.prisma.apiKey.findUniqueOrThrow({ where: { id: response.body.key_data.id } });
     expect(stored.keyHash).toBe(sha256Hex(secret));
     expect(JSON.stringify(stored)).not.toContain(secret);
-    expect(await t.redis.hgetall(apiKeyRecordKey(sha256Hex(secret)))).toEqual({
+    expect(await t.redis.hgetall(apiKeyRecordKey(project.id, sha256Hex(secret)))).toEqual({
       id: stored.id,
       project_id: project.id,
       permission: 'user',
@@ -48,7 +48,7 @@ describe('API keys: dashboard and internal relay API (real PostgreSQL and Redis)
   it('shows last_used_at from the later of PostgreSQL and the gateway’s last_used_ms', async () => {
     const project = await t.createProject(owner);
     const created = await t.http().post(`/v1/projects/${project.id}/api-keys`).set(owner.auth).send({ name: 'k' }).expect(201);
-    const record = apiKeyRecordKey(sha256Hex(created.body.key));
+    const record = apiKeyRecordKey(project.id, sha256Hex(created.body.key));
     const dbTime = new Date('2030-01-01T00:00:00.000Z');
     await t.prisma.apiKey.update({ where: { id: created.body.key_data.id }, data: { lastUsedAt: dbTime } });
     let list = await t.http().get(`/v1/projects/${project.id}/api-keys`).set(owner.auth).expect(200);
@@ -62,9 +62,9 @@ describe('API keys: dashboard and internal relay API (real PostgreSQL and Redis)
     const project = await t.createProject(owner);
     const created = await t.http().post(`/v1/projects/${project.id}/api-keys`).set(owner.auth).send({ name: 'k', permission: 'admin', ratelimit_min: 5 }).expect(201);
     const hash = sha256Hex(created.body.key);
-    await t.redis.zadd(rateLimitKey(hash), Date.now(), 'x');
+    await t.redis.zadd(rateLimitKey(project.id, hash), Date.now(), 'x');
     await t.http().delete(`/v1/projects/${project.id}/api-keys/${created.body.key_data.id}`).set(owner.auth).expect(200, { success: true, message: 'API key deleted' });
-    expect(await t.redis.exists(apiKeyRecordKey(hash), rateLimitKey(hash))).toBe(0);
+    expect(await t.redis.exists(apiKeyRecordKey(project.id, hash), rateLimitKey(project.id, hash))).toBe(0);
     expect(await t.prisma.apiKey.count({ where: { id: created.body.key_data.id } })).toBe(0);
     const again = await t.http().delete(`/v1/projects/${project.id}/api-keys/${created.body.key_data.id}`).set(owner.auth).expect(404);
     expect(again.body).toEqual({ success: false, code: 'api_key_not_found', message: 'API key not found' });
@@ -109,11 +109,11 @@ describe('API keys: dashboard and internal relay API (real PostgreSQL and Redis)
         .expect(201);
       expect(created.body).toEqual({ success: true, key: expect.any(String), key_data: { ...keyData, name: 'Relay', ratelimit_min: 120, permission: 'admin' } });
       expect(Object.keys(created.body.key_data).sort()).toEqual(['created_at', 'id', 'last_used_at', 'name', 'permission', 'ratelimit_min']);
-      expect(await t.redis.hget(apiKeyRecordKey(sha256Hex(created.body.key)), 'permission')).toBe('admin');
+      expect(await t.redis.hget(apiKeyRecordKey(project.id, sha256Hex(created.body.key)), 'permission')).toBe('admin');
 
       const deleted = await t.internal().delete(`/internal/projects/${project.id}/api-keys/${created.body.key_data.id}`).set(service).expect(200);
       expect(deleted.body).toEqual({ success: true, message: 'API key deleted' });
-      expect(await t.redis.exists(apiKeyRecordKey(sha256Hex(created.body.key)))).toBe(0);
+      expect(await t.redis.exists(apiKeyRecordKey(project.id, sha256Hex(created.body.key)))).toBe(0);
     });
 
     it('answers unknown and foreign key ids with 404 api_key_not_found, unknown projects with 404', async () => {
@@ -124,7 +124,7 @@ describe('API keys: dashboard and internal relay API (real PostgreSQL and Redis)
         const response = await t.internal().delete(`/internal/projects/${mine.id}/api-keys/${id}`).set(service).expect(404);
         expect(response.body).toEqual({ success: false, code: 'api_key_not_found', message: 'API key not found' });
       }
-      expect(await t.redis.exists(apiKeyRecordKey(sha256Hex(foreign.body.key)))).toBe(1);
+      expect(await t.redis.exists(apiKeyRecordKey(theirs.id, sha256Hex(foreign.body.key)))).toBe(1);
       const unknown = await t.internal().post('/internal/projects/00000000-0000-4000-8000-000000000000/api-keys').set(service).send({ name: 'k' }).expect(404);
       expect(unknown.body.code).toBe('project_not_found');
     });

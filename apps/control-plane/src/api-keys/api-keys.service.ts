@@ -41,7 +41,7 @@ export class ApiKeysService {
   async list(accountId: string, projectId: string): Promise<ListedKey[]> {
     await this.projects.requireOwned(accountId, projectId);
     const records = await this.keys.list(projectId);
-    const lastUsed = await this.store.lastUsedMs(records.map((record) => record.keyHash));
+    const lastUsed = await this.store.lastUsedMs(projectId, records.map((record) => record.keyHash));
     return records.map((record, index) => ({ ...toKeyData(record, lastUsed[index] ?? null), key_prefix: record.displayPrefix }));
   }
 

@@ -49,8 +49,9 @@ export class LoginThrottle {
     );
     const retryAfterMs = Math.max(...waits);
     if (retryAfterMs > 0) {
-      // The other window may have counted this attempt; it was never made.
-      await this.redis.pipeline(slots.map(([key]) => ['zrem', key, id])).exec();
+      // The other window may have counted this attempt; it was never made. One command per key:
+      // on a Redis Cluster the two windows live in different slots (no shared pipeline).
+      await Promise.all(slots.map(([key]) => this.redis.zrem(key, id)));
       throw new AppError('too_many_attempts', 'Too many failed login attempts; try again later', undefined, {
         'Retry-After': String(Math.ceil(retryAfterMs / 1000)),
       });
@@ -60,6 +61,6 @@ export class LoginThrottle {
 
   /** The password was right: the account starts afresh, and the address keeps only its failures. */
   async succeeded(attempt: LoginAttempt): Promise<void> {
-    await this.redis.pipeline().del(this.accountKey(attempt.email)).zrem(this.addressKey(attempt.address), attempt.id).exec();
+    await Promise.all([this.redis.del(this.accountKey(attempt.email)), this.redis.zrem(this.addressKey(attempt.address), attempt.id)]);
   }
 }

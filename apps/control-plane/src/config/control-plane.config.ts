@@ -35,6 +35,7 @@ const schema = z
     CONTROL_PLANE_INTERNAL_HOST: z.string().trim().min(1, 'must be an address to listen on (e.g. 127.0.0.1)').default('127.0.0.1'),
     DATABASE_URL: env.databaseUrl,
     REDIS_URL: env.redisUrl,
+    REDIS_CLUSTER_NODES: env.redisClusterNodes,
     GATEWAY_DOMAIN: z
       .string()
       .regex(/^[a-z0-9.-]+(:\d{1,5})?$/i, 'must be a host name (e.g. localhost or api.example.com)')
@@ -74,6 +75,8 @@ const schema = z
     internal: { port: value.CONTROL_PLANE_INTERNAL_PORT, host: value.CONTROL_PLANE_INTERNAL_HOST },
     databaseUrl: value.DATABASE_URL,
     redisUrl: value.REDIS_URL,
+    /** Seeds of a Redis Cluster; null = the single Redis at `redisUrl`. */
+    redisClusterNodes: value.REDIS_CLUSTER_NODES,
     gatewayPublicUrl: value.GATEWAY_PUBLIC_URL || `http://{subdomain}.${value.GATEWAY_DOMAIN}:8080`,
     encryptionKey: value.FLOWGATE_ENCRYPTION_KEY ?? DEV_ENCRYPTION_KEY,
     serviceToken: value.FLOWGATE_SERVICE_TOKEN ?? DEV_SERVICE_TOKEN,

@@ -1,6 +1,6 @@
 import { type DynamicModule, Global, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { PrismaClient, createPrismaClient } from '@flowgate/db';
-import { SecretBox } from '@flowgate/platform';
+import { createRedisClient, type RedisClient, SecretBox } from '@flowgate/platform';
 import { Redis } from 'ioredis';
 import { CONFIG, type ControlPlaneConfig } from '../config/control-plane.config';
 import { Clock } from './clock';
@@ -10,7 +10,7 @@ import { Clock } from './clock';
 class ClientsShutdown implements OnApplicationShutdown {
   constructor(
     private readonly prisma: PrismaClient,
-    @Inject(Redis) private readonly redis: Redis,
+    @Inject(Redis) private readonly redis: RedisClient,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
@@ -33,8 +33,13 @@ export class InfrastructureModule {
         {
           provide: Redis,
           // Fail a command after two reconnect attempts instead of queueing it forever: a change
-          // that cannot be published is refused (503) rather than left hanging.
-          useFactory: () => new Redis(config.redisUrl, { maxRetriesPerRequest: 2, connectionName: 'flowgate-control-plane' }),
+          // that cannot be published is refused (503) rather than left hanging. The token is the
+          // Redis class; in cluster mode (REDIS_CLUSTER_NODES) the value is an ioredis Cluster.
+          useFactory: () =>
+            createRedisClient(
+              { url: config.redisUrl, clusterNodes: config.redisClusterNodes },
+              { node: { maxRetriesPerRequest: 2, connectionName: 'flowgate-control-plane' } },
+            ),
         },
         { provide: SecretBox, useFactory: () => new SecretBox(config.encryptionKey) },
         Clock,

@@ -117,7 +117,7 @@ describe('projects (real PostgreSQL and Redis)', () => {
   it('deletes a project with everything it published', async () => {
     const project = await t.createProject(owner);
     const key = await t.http().post(`/v1/projects/${project.id}/api-keys`).set(owner.auth).send({ name: 'k' }).expect(201);
-    const keyRecord = apiKeyRecordKey(sha256Hex(key.body.key));
+    const keyRecord = apiKeyRecordKey(project.id, sha256Hex(key.body.key));
     expect(await t.redis.exists(keyRecord)).toBe(1);
     await t.http().delete(`/v1/projects/${project.id}`).set(owner.auth).expect(200, { success: true, message: 'Project deleted' });
     expect(await t.redis.exists(subdomainKey(project.subdomain))).toBe(0);

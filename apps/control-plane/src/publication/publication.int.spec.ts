@@ -46,7 +46,7 @@ describe('publication to Redis (real PostgreSQL and Redis)', () => {
     const endpoint = await t.http().post(`/v1/projects/${project.id}/endpoints`).set(owner.auth).send(endpointBody()).expect(201);
     await t.http().post(`/v1/projects/${project.id}/endpoints/${endpoint.body.id}/deploy`).set(owner.auth).expect(200);
     const key = await t.http().post(`/v1/projects/${project.id}/api-keys`).set(owner.auth).send({ name: 'k', permission: 'admin' }).expect(201);
-    return { project, keyRecord: apiKeyRecordKey(sha256Hex(key.body.key)) };
+    return { project, keyRecord: apiKeyRecordKey(project.id, sha256Hex(key.body.key)) };
   }
 
   it('announces each serving change on fg:changes with the published revision, after bumping fg:config-seq', async () => {

@@ -17,12 +17,15 @@ async function forEachLimit<T>(items: T[], limit: number, work: (item: T) => Pro
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
-export type RepublishReason = 'startup' | 'epoch_missing' | 'reconcile';
+export type RepublishReason = 'startup' | 'epoch_missing' | 'reconcile' | 'projects_missing';
 
 /**
  * Keeps Redis equal to PostgreSQL: republishes every project (document, subdomain, key records)
  * at start-up, whenever the epoch marker is missing (Redis restarted empty, was flushed or failed
- * over), and periodically. Records are only ever rewritten from PostgreSQL, never swept: Redis may
+ * over), and periodically. On a Redis Cluster one shard can lose its state while `fg:epoch`
+ * lives on another, so the same check also looks for projects whose document is missing (a
+ * project's document, keys and windows share its hash tag: a lost shard lost them together)
+ * and republishes those under a new epoch. Records are only ever rewritten from PostgreSQL, never swept: Redis may
  * be shared with other installations or test runs, whose records this one cannot tell apart.
  */
 @Injectable()
@@ -55,12 +58,33 @@ export class PublicationReconciler implements OnApplicationBootstrap, OnModuleDe
     for (const timer of this.timers) clearInterval(timer);
   }
 
-  /** Republishes everything when `fg:epoch` is gone; true when it did. */
+  /** Republishes everything when `fg:epoch` is gone, and (cluster) the projects a shard lost; true when it did. */
   async checkEpoch(): Promise<boolean> {
-    if (await this.store.epoch()) return false;
-    this.logger.warn('fg:epoch is missing: Redis lost its state; republishing every project');
-    await this.republishAll('epoch_missing');
+    if (!(await this.store.epoch())) {
+      this.logger.warn('fg:epoch is missing: Redis lost its state; republishing every project');
+      await this.republishAll('epoch_missing');
+      return true;
+    }
+    if (this.config.redisClusterNodes === null) return false;
+    const missing = await this.store.missingProjects(await this.repository.listProjectAddresses());
+    if (missing.length === 0) return false;
+    this.logger.warn({ projects: missing.length }, 'project documents or subdomains are missing: a Redis Cluster shard lost its state; republishing those projects');
+    await this.republishSome(missing);
     return true;
+  }
+
+  /**
+   * Republishes the given projects (with their keys), then a new epoch: gateways re-read every
+   * cached project on the epoch change, and only then take a still-missing document as deleted.
+   */
+  private async republishSome(ids: string[]): Promise<void> {
+    await forEachLimit(ids, CONCURRENCY, async (id) => {
+      await this.publication.republishProject(id);
+    });
+    const epoch = randomUUID();
+    await this.store.setEpoch(epoch);
+    await this.store.announceRepublish(epoch);
+    this.metrics.republishes.inc({ reason: 'projects_missing' });
   }
 
   /** One full republication at a time; a caller arriving during one waits for it. */

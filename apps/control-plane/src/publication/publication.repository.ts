@@ -36,7 +36,7 @@ export class PublicationRepository {
   async loadServingState(tx: Tx, projectId: string): Promise<ProjectServingState | null> {
     const project = await tx.project.findUnique({
       where: { id: projectId },
-      select: { id: true, subdomain: true, requireAuth: true, revision: true },
+      select: { id: true, name: true, subdomain: true, requireAuth: true, revision: true },
     });
     if (!project) return null;
     const integrations = await tx.integration.findMany({
@@ -58,6 +58,11 @@ export class PublicationRepository {
   async listProjectIds(): Promise<string[]> {
     const rows = await this.prisma.project.findMany({ select: { id: true }, orderBy: { id: 'asc' } });
     return rows.map((row) => row.id);
+  }
+
+  /** Every project's id and subdomain (the cluster lost-state check compares them with Redis). */
+  async listProjectAddresses(): Promise<Array<{ id: string; subdomain: string }>> {
+    return this.prisma.project.findMany({ select: { id: true, subdomain: true }, orderBy: { id: 'asc' } });
   }
 
   transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {

@@ -4,15 +4,19 @@ import {
   CONFIG_SEQ_KEY,
   type ConfigChange,
   EPOCH_KEY,
+  openApiKey,
+  PROJECT_DELETED_TTL_SECONDS,
   type PublishedApiKey,
   type PublishedProject,
   apiKeyRecordKey,
+  projectDeletedKey,
   projectKey,
   rateLimitKey,
   subdomainKey,
 } from '@flowgate/contracts';
 import type { ChainableCommander } from 'ioredis';
 import { Redis } from 'ioredis';
+import { isCluster, type RedisClient } from '@flowgate/platform';
 import { PinoLogger } from 'nestjs-pino';
 import { AppError } from '../common/app-error';
 import { MetricsService } from '../health/metrics.service';
@@ -24,54 +28,86 @@ export interface KeyRecord {
 
 /**
  * Redis side of the publication: every write of the contract in libs/contracts/src/redis-layout.ts
- * goes through here, each as one MULTI/EXEC so a gateway never sees half of a change.
+ * goes through here. What a gateway reads for one project (its document and key records, all
+ * under the project's hash tag) changes in one MULTI/EXEC, so it is never half old, half new.
+ * On a single Redis the subdomain mapping and the announcement join that MULTI; on a Redis
+ * Cluster they live in other slots and follow it: the new mapping first, then the project's
+ * MULTI, then the old mapping's removal and the announcement. A gateway trusts the document's
+ * own `subdomain`, so a mapping a step ahead or behind serves nothing wrong.
  */
 @Injectable()
 export class PublicationStore {
+  private readonly cluster: boolean;
+
   constructor(
-    @Inject(Redis) private readonly redis: Redis,
+    @Inject(Redis) private readonly redis: RedisClient,
     private readonly metrics: MetricsService,
     private readonly logger: PinoLogger,
   ) {
     logger.setContext('PublicationStore');
+    this.cluster = isCluster(redis);
   }
 
   /** The project's document and subdomain (dropping the previous subdomain), optionally its keys, then the announcement. */
   async writeProject(
     project: PublishedProject,
-    options: { previousSubdomain?: string | null; keys?: KeyRecord[]; announce: boolean },
+    options: { previousSubdomain?: string | null; keys?: KeyRecord[]; announce: boolean; openApi?: string },
   ): Promise<void> {
+    const dropSubdomain = options.previousSubdomain && options.previousSubdomain !== project.subdomain ? options.previousSubdomain : null;
+    const change: ConfigChange | null = options.announce ? { type: 'project', project_id: project.id, revision: project.revision } : null;
+    const projectSlot = (multi: ChainableCommander) => {
+      multi.set(projectKey(project.id), JSON.stringify(project));
+      if (options.openApi !== undefined) multi.set(openApiKey(project.id), options.openApi);
+      for (const key of options.keys ?? []) multi.hset(apiKeyRecordKey(project.id, key.keyHash), key.fields);
+    };
+    if (!this.cluster) {
+      const multi = this.redis.multi();
+      if (dropSubdomain) multi.del(subdomainKey(dropSubdomain));
+      multi.set(subdomainKey(project.subdomain), project.id);
+      projectSlot(multi);
+      if (change) this.announce(multi, change);
+      return this.exec(multi, 'project');
+    }
+    await this.exec(this.redis.multi().set(subdomainKey(project.subdomain), project.id), 'project');
     const multi = this.redis.multi();
-    if (options.previousSubdomain && options.previousSubdomain !== project.subdomain) multi.del(subdomainKey(options.previousSubdomain));
-    multi.set(subdomainKey(project.subdomain), project.id);
-    multi.set(projectKey(project.id), JSON.stringify(project));
-    for (const key of options.keys ?? []) multi.hset(apiKeyRecordKey(key.keyHash), key.fields);
-    if (options.announce) this.announce(multi, { type: 'project', project_id: project.id, revision: project.revision });
+    projectSlot(multi);
     await this.exec(multi, 'project');
+    if (dropSubdomain) await this.exec(this.redis.multi().del(subdomainKey(dropSubdomain)), 'project');
+    if (change) await this.exec(this.announce(this.redis.multi(), change), 'project');
   }
 
-  /** Everything of a deleted project: its subdomain, document, key records and their rate-limit windows. */
+  /**
+   * Everything of a deleted project: its document, key records and their rate-limit windows go,
+   * and the deletion marker stays (a document missing without it means Redis lost state).
+   */
   async removeProject(projectId: string, subdomain: string, keyHashes: string[]): Promise<void> {
+    const change: ConfigChange = { type: 'project_deleted', project_id: projectId };
     const multi = this.redis.multi();
-    multi.del(subdomainKey(subdomain), projectKey(projectId));
-    for (const hash of keyHashes) multi.del(apiKeyRecordKey(hash), rateLimitKey(hash));
-    this.announce(multi, { type: 'project_deleted', project_id: projectId });
+    multi.del(projectKey(projectId), openApiKey(projectId)).set(projectDeletedKey(projectId), '1', 'EX', PROJECT_DELETED_TTL_SECONDS);
+    for (const hash of keyHashes) multi.del(apiKeyRecordKey(projectId, hash), rateLimitKey(projectId, hash));
+    if (!this.cluster) {
+      multi.del(subdomainKey(subdomain));
+      return this.exec(this.announce(multi, change), 'project_delete');
+    }
     await this.exec(multi, 'project_delete');
+    await this.exec(this.redis.multi().del(subdomainKey(subdomain)), 'project_delete');
+    await this.exec(this.announce(this.redis.multi(), change), 'project_delete');
   }
 
-  async writeKey(key: KeyRecord): Promise<void> {
-    await this.exec(this.redis.multi().hset(apiKeyRecordKey(key.keyHash), key.fields), 'key');
+  async writeKey(projectId: string, key: KeyRecord): Promise<void> {
+    await this.exec(this.redis.multi().hset(apiKeyRecordKey(projectId, key.keyHash), key.fields), 'key');
   }
 
-  async removeKey(keyHash: string): Promise<void> {
-    await this.exec(this.redis.multi().del(apiKeyRecordKey(keyHash), rateLimitKey(keyHash)), 'key_delete');
+  async removeKey(projectId: string, keyHash: string): Promise<void> {
+    await this.exec(this.redis.multi().del(apiKeyRecordKey(projectId, keyHash), rateLimitKey(projectId, keyHash)), 'key_delete');
   }
 
   /** `last_used_ms` that the gateway script writes into each key record (absent when unused). */
-  async lastUsedMs(keyHashes: string[]): Promise<Array<number | null>> {
+  async lastUsedMs(projectId: string, keyHashes: string[]): Promise<Array<number | null>> {
     if (keyHashes.length === 0) return [];
+    // One slot (the project's hash tag), so one pipeline in cluster mode too.
     const pipeline = this.redis.pipeline();
-    for (const hash of keyHashes) pipeline.hget(apiKeyRecordKey(hash), 'last_used_ms');
+    for (const hash of keyHashes) pipeline.hget(apiKeyRecordKey(projectId, hash), 'last_used_ms');
     const results = (await pipeline.exec().catch(() => null)) ?? [];
     return keyHashes.map((_, index) => {
       const value = Number(results[index]?.[1] ?? NaN);
@@ -79,8 +115,39 @@ export class PublicationStore {
     });
   }
 
+  async writeOpenApi(projectId: string, document: string): Promise<void> {
+    await this.exec(this.redis.multi().set(openApiKey(projectId), document), 'openapi');
+  }
+
+  /** The project's OpenAPI document as published (JSON text), null when Redis lacks it. */
+  openApi(projectId: string): Promise<string | null> {
+    return this.redis.get(openApiKey(projectId));
+  }
+
   async epoch(): Promise<string | null> {
     return this.redis.get(EPOCH_KEY);
+  }
+
+  /**
+   * The projects whose document or subdomain mapping is missing from Redis: on a Redis Cluster
+   * one shard can lose its state (master and replicas gone) while `fg:epoch`, on another, survives.
+   */
+  async missingProjects(projects: Array<{ id: string; subdomain: string }>): Promise<string[]> {
+    const missing: string[] = [];
+    for (let start = 0; start < projects.length; start += 500) {
+      const chunk = projects.slice(start, start + 500);
+      // Separate commands (auto-pipelined per node in cluster mode): a pipeline must stay in one slot there.
+      const found = await Promise.all(
+        chunk.map(async ({ id, subdomain }) => {
+          const [document, mapping] = await Promise.all([this.redis.exists(projectKey(id)), this.redis.exists(subdomainKey(subdomain))]);
+          return document === 1 && mapping === 1;
+        }),
+      );
+      chunk.forEach(({ id }, index) => {
+        if (!found[index]) missing.push(id);
+      });
+    }
+    return missing;
   }
 
   async setEpoch(epoch: string): Promise<void> {
@@ -93,8 +160,8 @@ export class PublicationStore {
     await this.exec(multi, 'republish');
   }
 
-  private announce(multi: ChainableCommander, change: ConfigChange): void {
-    multi.incr(CONFIG_SEQ_KEY).publish(CHANGES_CHANNEL, JSON.stringify(change));
+  private announce(multi: ChainableCommander, change: ConfigChange): ChainableCommander {
+    return multi.incr(CONFIG_SEQ_KEY).publish(CHANGES_CHANNEL, JSON.stringify(change));
   }
 
   private async exec(multi: ChainableCommander, kind: string): Promise<void> {

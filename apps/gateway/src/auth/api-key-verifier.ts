@@ -1,6 +1,10 @@
 import { apiKeyRecordKey, rateLimitKey, type KeyPermission } from '@flowgate/contracts';
 import { createHash } from 'node:crypto';
-import type { KeyCheckConnection } from './key-check-connection';
+
+/** Runs the key script (key-check.script.ts); rejects when Redis cannot answer. */
+export interface KeyScriptRunner {
+  evalScript(keys: readonly string[], args: readonly string[]): Promise<unknown>;
+}
 
 export type KeyCheck =
   | { outcome: 'invalid' }
@@ -18,14 +22,17 @@ type KeyCheckReply = [number, string?, string?, number?, number?, number?];
 
 const OUTCOMES = ['invalid', 'accepted', 'rate_limited', 'forbidden'] as const;
 
-/** Runs the key script (key-check.script.ts) on its own pipelined connection. */
+/**
+ * Runs the key script: on a single Redis through the hand-written pipelined connection
+ * (key-check-connection.ts), on a Redis Cluster through ioredis (cluster-key-checks.ts).
+ */
 export class ApiKeyVerifier {
-  constructor(private readonly connection: KeyCheckConnection) {}
+  constructor(private readonly connection: KeyScriptRunner) {}
 
   /** Rejects when Redis cannot answer: the caller must refuse the request (never accept unverified). */
   async check(apiKey: string, projectId: string, level: 'user' | 'admin'): Promise<KeyCheck> {
     const hash = keyHash(apiKey);
-    const reply = (await this.connection.evalScript([apiKeyRecordKey(hash), rateLimitKey(hash)], [projectId, level])) as KeyCheckReply;
+    const reply = (await this.connection.evalScript([apiKeyRecordKey(projectId, hash), rateLimitKey(projectId, hash)], [projectId, level])) as KeyCheckReply;
     const outcome = OUTCOMES[reply[0]] ?? 'invalid';
     if (outcome === 'invalid') return { outcome };
     return {

@@ -1,6 +1,6 @@
 /**
  * Auth, permission, exact sliding-window rate limit and last-used bookkeeping in one Redis
- * round trip. KEYS: `fg:key:{hash}`, `fg:rate:{hash}` (same hash tag → same Cluster slot).
+ * round trip. KEYS: `fg:key:{pid}:hash`, `fg:rate:{pid}:hash` (the project's hash tag → one Cluster slot).
  * ARGV: project id of the Host, the level required (`user` | `admin`).
  *
  * The window is a log: a LIST of accepted request times (Redis server clock, ms), newest at

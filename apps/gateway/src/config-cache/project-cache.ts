@@ -2,20 +2,20 @@ import {
   CHANGES_CHANNEL,
   CONFIG_SEQ_KEY,
   EPOCH_KEY,
+  projectDeletedKey,
   projectKey,
   subdomainKey,
   type ConfigChange,
   type PublishedProject,
 } from '@flowgate/contracts';
-import type { Logger } from '@flowgate/platform';
-import type { Redis } from 'ioredis';
+import type { Logger, RedisClient } from '@flowgate/platform';
 import { parsePublishedProject, type LoadedProject } from './loaded-project';
 
 export interface ProjectCacheOptions {
   /** Command connection. */
-  redis: Redis;
+  redis: RedisClient;
   /** A connection of its own: a subscribed connection can run nothing else. */
-  subscriber: Redis;
+  subscriber: RedisClient;
   logger: Logger;
   pollMs: number;
   build(published: PublishedProject, previous: LoadedProject | null): LoadedProject;
@@ -252,8 +252,11 @@ export class ProjectCache {
     const { redis } = this.options;
     const [raw, epoch] = await Promise.all([redis.get(projectKey(projectId)), redis.get(EPOCH_KEY)]);
     if (raw === null) {
-      // No epoch: Redis lost its state and the control plane is republishing; keep serving.
-      if (epoch === null && slot.loaded) return;
+      // Deleted projects leave a marker. Without one, Redis (or, on a cluster, the project's
+      // shard) lost the document: keep serving the cached copy until the control plane has
+      // republished, which it ends with a new `fg:epoch`; missing after that, it is gone.
+      const deleted = (await redis.exists(projectDeletedKey(projectId))) === 1;
+      if (!deleted && slot.loaded && slot.project !== null && (epoch === null || epoch === slot.epoch)) return;
       slot.project = null;
       slot.loaded = true;
       return;

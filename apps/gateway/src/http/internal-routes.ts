@@ -1,6 +1,5 @@
-import type { Logger } from '@flowgate/platform';
+import type { Logger, RedisClient } from '@flowgate/platform';
 import type { IncomingMessage } from 'node:http';
-import type { Redis } from 'ioredis';
 import type { Registry } from 'prom-client';
 import { handleImageRequest } from '../images-route';
 import { internalError } from './errors';
@@ -8,7 +7,7 @@ import { sendJson, type GatewayResponse } from './gateway-response';
 
 export interface InternalRoutesDeps {
   registry: Registry;
-  redis: Redis;
+  redis: RedisClient;
   logger: Logger;
   /** Readiness: false while starting and once shutdown began. */
   isAccepting(): boolean;

@@ -4,6 +4,7 @@ import {
   CONFIG_SEQ_KEY,
   EPOCH_KEY,
   formatApiKey,
+  projectDeletedKey,
   projectKey,
   rateLimitKey,
   subdomainKey,
@@ -15,9 +16,8 @@ import {
   type PublishedRoute,
 } from '@flowgate/contracts';
 import { compileFlow } from '@flowgate/flow-engine';
-import { sha256Hex } from '@flowgate/platform';
+import { isCluster, sha256Hex, type RedisClient } from '@flowgate/platform';
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
 
 export interface Block {
   type: string;
@@ -73,16 +73,21 @@ export interface TestKey {
   key: string;
   id: string;
   hash: string;
+  projectId: string;
 }
 
 /**
  * Writes serving state to Redis the way the control plane does (MULTI, then PUBLISH on
- * `fg:changes`), with unique names, and removes what it wrote in `cleanup()`.
+ * `fg:changes`; on a Redis Cluster one MULTI per slot, in the control plane's order), with
+ * unique names, and removes what it wrote in `cleanup()`.
  */
 export class TestPublisher {
   private readonly written = new Set<string>();
+  private readonly cluster: boolean;
 
-  constructor(private readonly redis: Redis) {}
+  constructor(private readonly redis: RedisClient) {
+    this.cluster = isCluster(redis);
+  }
 
   newProject(routes: PublishedRoute[], overrides: Partial<PublishedProject> = {}): PublishedProject {
     return {
@@ -98,20 +103,31 @@ export class TestPublisher {
 
   /** Publishes (or re-publishes) a project; `notify: false` simulates a lost pub/sub message. */
   async publish(project: PublishedProject, options: { previousSubdomain?: string; notify?: boolean } = {}): Promise<void> {
-    const multi = this.redis.multi();
-    if (options.previousSubdomain && options.previousSubdomain !== project.subdomain) multi.del(subdomainKey(options.previousSubdomain));
-    multi.set(subdomainKey(project.subdomain), project.id);
-    multi.set(projectKey(project.id), JSON.stringify(project));
-    multi.incr(CONFIG_SEQ_KEY);
-    await multi.exec();
+    const dropSubdomain = options.previousSubdomain && options.previousSubdomain !== project.subdomain ? options.previousSubdomain : null;
+    if (this.cluster) {
+      await this.redis.set(subdomainKey(project.subdomain), project.id);
+      await this.redis.set(projectKey(project.id), JSON.stringify(project));
+      if (dropSubdomain) await this.redis.del(subdomainKey(dropSubdomain));
+      await this.redis.incr(CONFIG_SEQ_KEY);
+    } else {
+      const multi = this.redis.multi();
+      if (dropSubdomain) multi.del(subdomainKey(dropSubdomain));
+      multi.set(subdomainKey(project.subdomain), project.id);
+      multi.set(projectKey(project.id), JSON.stringify(project));
+      multi.incr(CONFIG_SEQ_KEY);
+      await multi.exec();
+    }
     this.written.add(subdomainKey(project.subdomain)).add(projectKey(project.id));
     if (options.notify !== false) await this.notify({ type: 'project', project_id: project.id, revision: project.revision });
   }
 
   async unpublish(project: PublishedProject): Promise<void> {
-    // A deleted project is told apart from a Redis that lost its state by the epoch marker.
+    // A deleted project is told apart from a Redis that lost its state by the deletion marker.
     await this.redis.set(EPOCH_KEY, `test-${randomUUID()}`, 'NX');
-    await this.redis.multi().del(subdomainKey(project.subdomain)).del(projectKey(project.id)).incr(CONFIG_SEQ_KEY).exec();
+    await this.redis.multi().del(projectKey(project.id)).set(projectDeletedKey(project.id), '1', 'EX', 600).exec();
+    await this.redis.del(subdomainKey(project.subdomain));
+    await this.redis.incr(CONFIG_SEQ_KEY);
+    this.written.add(projectDeletedKey(project.id));
     await this.notify({ type: 'project_deleted', project_id: project.id });
   }
 
@@ -119,22 +135,23 @@ export class TestPublisher {
     const key = formatApiKey((size) => randomBytes(size));
     const hash = sha256Hex(key);
     const id = randomUUID();
-    await this.redis.hset(apiKeyRecordKey(hash), {
+    await this.redis.hset(apiKeyRecordKey(projectId, hash), {
       id,
       project_id: projectId,
       permission: options.permission ?? 'user',
       ratelimit_min: String(options.ratelimit_min ?? 1000),
     });
-    this.written.add(apiKeyRecordKey(hash)).add(rateLimitKey(hash));
-    return { key, id, hash };
+    this.written.add(apiKeyRecordKey(projectId, hash)).add(rateLimitKey(projectId, hash));
+    return { key, id, hash, projectId };
   }
 
   async deleteKey(key: TestKey): Promise<void> {
-    await this.redis.del(apiKeyRecordKey(key.hash), rateLimitKey(key.hash));
+    await this.redis.del(apiKeyRecordKey(key.projectId, key.hash), rateLimitKey(key.projectId, key.hash));
   }
 
   async cleanup(): Promise<void> {
-    if (this.written.size > 0) await this.redis.del(...this.written);
+    // One key per command: on a cluster the keys live in different slots.
+    await Promise.all([...this.written].map((key) => this.redis.del(key)));
     this.written.clear();
   }
 

@@ -1,6 +1,5 @@
-import type { Logger, SecretBox } from '@flowgate/platform';
+import type { Logger, RedisClient, SecretBox } from '@flowgate/platform';
 import { UnrecoverableError, type Job } from 'bullmq';
-import type { Redis } from 'ioredis';
 import type { EmailJobData, EmailJobResult } from './email-job';
 import { createSendgridSender, SendgridSendError, type SendgridSender, type SendgridSenderOptions } from './sendgrid-sender';
 
@@ -11,7 +10,7 @@ export const DELIVERY_MARKER_TTL_SECONDS = 7 * 24 * 3600;
 export const deliveryMarkerKey = (queueName: string, jobId: string): string => `fg:email-delivery:${queueName}:${jobId}`;
 
 export interface EmailDeliveryDeps {
-  redis: Redis;
+  redis: RedisClient;
   secrets: SecretBox;
   sendgridBaseUrl?: string;
   logger: Logger;

@@ -1,5 +1,5 @@
 import { imageKey } from '@flowgate/contracts';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@flowgate/platform';
 
 export interface StoredImage {
   png: Buffer;
@@ -19,7 +19,7 @@ export interface ImageStore {
 
 /** `fg:image:<id>` → PNG bytes, with a TTL. */
 export class RedisImageStore implements ImageStore {
-  constructor(private readonly redis: Redis) {}
+  constructor(private readonly redis: RedisClient) {}
 
   async put(id: string, png: Buffer, ttlSeconds: number): Promise<void> {
     await this.redis.set(imageKey(id), png, 'EX', ttlSeconds);

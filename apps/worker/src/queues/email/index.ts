@@ -7,13 +7,13 @@ import {
   type EmailJobData,
   type EmailJobResult,
 } from '@flowgate/integrations';
-import { env, loadConfig, SecretBox } from '@flowgate/platform';
-import { Redis } from 'ioredis';
+import { createRedisClient, env, loadConfig, SecretBox } from '@flowgate/platform';
 import { z } from 'zod';
 import type { QueueDefinition } from '../../queue-definition';
 
 const emailQueueEnv = z.object({
   REDIS_URL: env.redisUrl,
+  REDIS_CLUSTER_NODES: env.redisClusterNodes,
   FLOWGATE_ENCRYPTION_KEY: z
     .string({ error: 'is required: the key that decrypts integration secrets (64 hex characters)' })
     .min(16, 'must be at least 16 characters (64 hex characters recommended)'),
@@ -33,8 +33,11 @@ export const queue: QueueDefinition<EmailJobData, EmailJobResult> = {
   concurrency: 4,
   setup(context) {
     const integrations = loadIntegrationsConfig(context.env);
-    const { REDIS_URL, FLOWGATE_ENCRYPTION_KEY } = loadConfig(emailQueueEnv, context.env);
-    const redis = new Redis(REDIS_URL, { connectionName: 'flowgate-worker-email', maxRetriesPerRequest: 3 });
+    const { REDIS_URL, REDIS_CLUSTER_NODES, FLOWGATE_ENCRYPTION_KEY } = loadConfig(emailQueueEnv, context.env);
+    const redis = createRedisClient(
+      { url: REDIS_URL, clusterNodes: REDIS_CLUSTER_NODES },
+      { node: { connectionName: 'flowgate-worker-email', maxRetriesPerRequest: 3 } },
+    );
     redis.on('error', (error) => context.logger.debug({ err: error }, 'email queue redis connection error'));
     const deliver = createEmailDeliveryProcessor({
       redis,

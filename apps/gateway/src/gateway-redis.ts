@@ -1,0 +1,83 @@
+import { createRedisClient, isCluster, type Logger, type RedisClient, type RedisTarget } from '@flowgate/platform';
+import type { RedisOptions } from 'ioredis';
+import type { KeyScriptRunner } from './auth/api-key-verifier';
+import { ClusterKeyChecks } from './auth/cluster-key-checks';
+import { KeyCheckConnection } from './auth/key-check-connection';
+import { KEY_CHECK_LUA } from './auth/key-check.script';
+import type { GatewayConfig } from './config';
+
+/** A key check Redis has not answered by then is refused (503) and, on a single Redis, its connection replaced. */
+export const KEY_CHECK_TIMEOUT_MS = 2000;
+
+/** The gateway's Redis clients: commands, the `fg:changes` subscriber, and the key checks. */
+export interface GatewayRedis {
+  commands: RedisClient;
+  /** A connection of its own: a subscribed connection can run nothing else. */
+  subscriber: RedisClient;
+  keyChecks: KeyScriptRunner;
+  target: RedisTarget;
+  connect(): Promise<void>;
+  close(): Promise<void>;
+}
+
+function nodeOptions(role: 'commands' | 'changes'): RedisOptions {
+  return {
+    lazyConnect: true,
+    connectionName: `flowgate-gateway-${role}`,
+    retryStrategy: (times) => Math.min(times * 100, 1000),
+    ...(role === 'commands'
+      ? {
+          // Fail fast while Redis is away: keyed requests answer 503 instead of waiting.
+          enableOfflineQueue: false,
+          maxRetriesPerRequest: 0,
+          autoResendUnfulfilledCommands: false,
+          commandTimeout: KEY_CHECK_TIMEOUT_MS,
+        }
+      : { maxRetriesPerRequest: null }),
+  };
+}
+
+/**
+ * Single Redis (REDIS_URL): ioredis for commands and changes, and the hand-written pipelined
+ * connection for key checks (about a third less gateway CPU per keyed request, see
+ * docs/decisions.md). Redis Cluster (REDIS_CLUSTER_NODES): ioredis Cluster clients with
+ * auto-pipelining for all three; the key checks share the command client.
+ */
+export function createGatewayRedis(config: GatewayConfig, logger: Logger): GatewayRedis {
+  const target: RedisTarget = { url: config.REDIS_URL, clusterNodes: config.REDIS_CLUSTER_NODES };
+  const commands = createRedisClient(target, { node: nodeOptions('commands'), cluster: { lazyConnect: true } });
+  const subscriber = createRedisClient(target, { node: nodeOptions('changes'), cluster: { lazyConnect: true } });
+  // Errors are reported by the components that see them; ioredis would print them otherwise.
+  commands.on('error', (error) => logger.debug({ err: error }, 'redis connection error'));
+  subscriber.on('error', (error) => logger.debug({ err: error }, 'redis subscriber connection error'));
+
+  let keyConnection: KeyCheckConnection | null = null;
+  let keyChecks: KeyScriptRunner;
+  if (isCluster(commands)) keyChecks = new ClusterKeyChecks(commands, KEY_CHECK_LUA, KEY_CHECK_TIMEOUT_MS);
+  else {
+    // Fails fast like `commands` (keyed requests answer 503 while Redis is away), one write per loop turn.
+    keyChecks = keyConnection = new KeyCheckConnection({
+      url: config.REDIS_URL,
+      lua: KEY_CHECK_LUA,
+      timeoutMs: KEY_CHECK_TIMEOUT_MS,
+      name: 'flowgate-gateway-keys',
+      onError: (error) => logger.debug({ err: error }, 'redis key-check connection error'),
+    });
+  }
+
+  return {
+    commands,
+    subscriber,
+    keyChecks,
+    target,
+    connect: async () => {
+      await Promise.all([commands.connect(), subscriber.connect(), keyConnection?.connect()]);
+    },
+    close: async () => {
+      keyConnection?.close();
+      for (const client of [subscriber, commands]) {
+        await client.quit().catch(() => client.disconnect());
+      }
+    },
+  };
+}
