@@ -640,11 +640,27 @@ async function stopStartedServices({ quiet = false } = {}) {
   return stopped;
 }
 
+// ---------------------------------------------------------------- Chromium (browser tests)
+
+const CHROMIUM = '/usr/bin/chromium';
+
+/** Debian's chromium, which the browser tests drive with playwright-core; installed with apt when missing. */
+async function ensureChromium({ quiet = false } = {}) {
+  if (fs.existsSync(CHROMIUM)) return CHROMIUM;
+  const log = makeLog(quiet);
+  await withLock(async () => {
+    if (!fs.existsSync(CHROMIUM)) aptInstall(['chromium'], log, quiet);
+  });
+  if (!fs.existsSync(CHROMIUM)) throw new ServiceError(`services: chromium was installed but ${CHROMIUM} is missing`);
+  return CHROMIUM;
+}
+
 module.exports = {
   DEFAULTS,
   requestLogTopics,
   ServiceError,
   ensureServices,
+  ensureChromium,
   stopStartedServices,
   probeTcp,
   pingRedis,

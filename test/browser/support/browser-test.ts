@@ -1,0 +1,47 @@
+import type { Browser } from 'playwright-core';
+import { launchChromium } from './chromium';
+import { openSession, type BrowserSession, withScreenshotOnFailure } from './session';
+import { type BrowserStack, startBrowserStack } from './stack';
+
+export interface BrowserSuite {
+  stack: BrowserStack;
+  browser: Browser;
+  /** A new signed-out browser context on the dashboard. */
+  session(options?: Parameters<typeof openSession>[2]): Promise<BrowserSession>;
+}
+
+/**
+ * Starts the stack and Chromium once for a test file (beforeAll) and stops both (afterAll).
+ * Use `test` from here: it screenshots the page on failure.
+ */
+export function browserSuite(): { suite: () => BrowserSuite; test: (name: string, fn: (session: BrowserSession) => Promise<void>, timeoutMs?: number) => void } {
+  let stack: BrowserStack | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    [stack, browser] = await Promise.all([startBrowserStack(), launchChromium()]);
+  }, 240_000);
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+  const suite = (): BrowserSuite => {
+    if (!stack || !browser) throw new Error('browserSuite: the stack did not start (see beforeAll)');
+    const s = stack;
+    const b = browser;
+    return { stack: s, browser: b, session: (options) => openSession(b, s.dashboardUrl, options) };
+  };
+  const test = (name: string, fn: (session: BrowserSession) => Promise<void>, timeoutMs = 180_000) =>
+    it(
+      name,
+      async () => {
+        const session = await suite().session();
+        try {
+          await withScreenshotOnFailure(session.page, name, () => fn(session));
+        } finally {
+          await session.close();
+        }
+      },
+      timeoutMs,
+    );
+  return { suite, test };
+}

@@ -1,0 +1,21 @@
+import { type Browser, chromium } from 'playwright-core';
+
+const { ensureChromium } = require('../../../scripts/lib/services') as { ensureChromium: (options?: { quiet?: boolean }) => Promise<string> };
+
+/** Flags for a quiet, headless Chromium in a container: no sandbox (root), no GPU, no calls home. */
+export const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** Debian's /usr/bin/chromium (installed with apt when missing, like PostgreSQL), driven by playwright-core. */
+export async function launchChromium(): Promise<Browser> {
+  const executablePath = await ensureChromium({ quiet: true });
+  return chromium.launch({ executablePath, headless: true, args: CHROMIUM_FLAGS });
+}

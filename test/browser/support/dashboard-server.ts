@@ -1,0 +1,44 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type AppProcess, freePort, waitReady } from '../../e2e/stack-process';
+
+const ROOT = path.resolve(__dirname, '../../..');
+
+/**
+ * The production dashboard: `vite build` into a directory of this test file's own (parallel test
+ * files never share one), served by deploy/dashboard/serve.js with /v1 forwarded to the control plane.
+ */
+export async function startDashboard(controlPlaneUrl: string): Promise<{ url: string; process: AppProcess }> {
+  const dist = mkdtempSync(path.join(tmpdir(), 'flowgate-dashboard-'));
+  const build = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', 'apps/dashboard', '--outDir', dist, '--emptyOutDir', '--logLevel', 'error'], {
+    cwd: ROOT,
+    env: { ...process.env, VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true' },
+    encoding: 'utf8',
+  });
+  if (build.status !== 0) throw new Error(`vite build failed:\n${build.stdout}${build.stderr}`);
+  const port = await freePort();
+  const child = spawn(process.execPath, [path.join(ROOT, 'deploy/dashboard/serve.js')], {
+    cwd: ROOT,
+    env: { ...process.env, DASHBOARD_PORT: String(port), DASHBOARD_DIST: dist, CONTROL_PLANE_URL: controlPlaneUrl },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const app: AppProcess = {
+    name: 'dashboard',
+    child,
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      const code = await exited;
+      rmSync(dist, { recursive: true, force: true });
+      return code;
+    },
+  };
+  await waitReady(app, `http://127.0.0.1:${port}/healthz`);
+  return { url: `http://localhost:${port}`, process: app };
+}
