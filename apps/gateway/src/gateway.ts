@@ -1,5 +1,5 @@
 import { createLogger, SecretBox, type Logger } from '@flowgate/platform';
-import http, { STATUS_CODES } from 'node:http';
+import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { AdminRoutes } from './admin/admin-routes';
@@ -11,9 +11,11 @@ import { loadProject } from './config-cache/loaded-project';
 import { ProjectCache } from './config-cache/project-cache';
 import { buildFlowPorts, createFlowPortsContext } from './flow-ports';
 import { createGatewayRedis } from './gateway-redis';
+import { refuseConnect } from './http/connect-method';
 import { GatewayResponse } from './http/gateway-response';
 import { HostResolver } from './http/host-resolver';
 import { InternalRoutes } from './http/internal-routes';
+import { endSocketWithError } from './http/raw-answer';
 import { GatewayMetrics } from './metrics';
 import { RequestHandler } from './request-handler';
 import type { LogBatchSender } from './request-log/log-batch-sender';
@@ -124,10 +126,17 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
   });
 
   const server = http.createServer<typeof http.IncomingMessage, typeof GatewayResponse>(
-    { ServerResponse: GatewayResponse, requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: HEADERS_TIMEOUT_MS },
+    {
+      ServerResponse: GatewayResponse,
+      requestTimeout: REQUEST_TIMEOUT_MS,
+      headersTimeout: HEADERS_TIMEOUT_MS,
+      // Node would answer a missing Host with an empty 400; the handler answers it as JSON.
+      requireHostHeader: false,
+    },
     handler.handle,
   );
   server.on('clientError', answerClientError);
+  server.on('connect', refuseConnect);
 
   const closeClients = (): Promise<void> => redisClients.close();
 
@@ -186,9 +195,5 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [408, 'The request was not received in time']
         : [400, 'Malformed HTTP request'];
-  const body = JSON.stringify({ success: false, code: 'invalid_request', message });
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\n` +
-      `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
-  );
+  endSocketWithError(socket, status, 'invalid_request', message);
 }

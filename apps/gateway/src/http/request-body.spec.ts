@@ -1,3 +1,4 @@
+import { JSON_TOO_DEEP_MESSAGE, MAX_JSON_DEPTH } from '@flowgate/contracts';
 import { formToObject, parseBody } from './request-body';
 
 const parse = (text: string, type?: string) => parseBody(Buffer.from(text), type);
@@ -11,6 +12,14 @@ describe('parseBody', () => {
 
   it('reports malformed JSON as invalid_json', () => {
     expect(parse('{"a":', 'application/json')).toMatchObject({ ok: false, code: 'invalid_json' });
+  });
+
+  it('refuses JSON nested deeper than MAX_JSON_DEPTH as invalid_json, before parsing', () => {
+    const deep = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+    expect(parse(deep(MAX_JSON_DEPTH), 'application/json')).toMatchObject({ ok: true });
+    expect(parse(deep(MAX_JSON_DEPTH + 1), 'application/json')).toEqual({ ok: false, code: 'invalid_json', message: JSON_TOO_DEEP_MESSAGE });
+    expect(parse(deep(10_000))).toMatchObject({ ok: false, code: 'invalid_json' });
+    expect(parse(deep(10_000), 'text/plain')).toEqual({ ok: true, value: deep(10_000) });
   });
 
   it('treats an empty body as null', () => {

@@ -1,3 +1,4 @@
+import { JSON_TOO_DEEP_MESSAGE, jsonTooDeep } from '@flowgate/contracts';
 import type { IncomingMessage } from 'node:http';
 
 export interface BodyFailure {
@@ -53,17 +54,22 @@ export function readRawBody(req: IncomingMessage, limit: number): Promise<Buffer
   });
 }
 
+const TOO_DEEP: BodyFailure = { ok: false, code: 'invalid_json', message: JSON_TOO_DEEP_MESSAGE };
+
 /**
  * JSON (and `+json`, and no Content-Type) is parsed; `x-www-form-urlencoded` becomes an
  * object (a repeated field becomes an array); `text/*` is parsed as JSON when it is JSON,
- * else kept as text. An empty body is null.
+ * else kept as text. An empty body is null. A JSON body nested deeper than MAX_JSON_DEPTH is
+ * refused before parsing (text/* keeps it as text), so that no later step overflows the stack.
  */
 export function parseBody(raw: Buffer, contentType: string | undefined): BodyOutcome {
   if (raw.length === 0) return { ok: true, value: null };
   const mediaType = mediaTypeOf(contentType);
   if (mediaType === '' || mediaType === 'application/json' || mediaType.endsWith('+json')) {
+    const text = raw.toString('utf8');
+    if (jsonTooDeep(text)) return TOO_DEEP;
     try {
-      return { ok: true, value: JSON.parse(raw.toString('utf8')) };
+      return { ok: true, value: JSON.parse(text) };
     } catch {
       return { ok: false, code: 'invalid_json', message: 'The request body is not valid JSON' };
     }
@@ -71,6 +77,7 @@ export function parseBody(raw: Buffer, contentType: string | undefined): BodyOut
   if (mediaType === 'application/x-www-form-urlencoded') return { ok: true, value: formToObject(raw.toString('utf8')) };
   if (mediaType.startsWith('text/')) {
     const text = raw.toString('utf8');
+    if (jsonTooDeep(text)) return { ok: true, value: text };
     try {
       return { ok: true, value: JSON.parse(text) };
     } catch {

@@ -1,3 +1,4 @@
+import { MAX_JSON_DEPTH } from '@flowgate/contracts';
 import { EgressError, type HttpPort, type OutboundRequest, type OutboundResponse } from '../../ports';
 import { diagnostics, linearFlow, request, respondBody, respondingFlow, runFlow } from '../../testing/flow-fixtures';
 
@@ -37,6 +38,12 @@ describe('Send External Request block', () => {
   it('keeps a non-JSON response body as text', async () => {
     const http = fakeHttp(() => ({ status: 404, headers: { 'content-type': 'text/html' }, body: '<h1>nope</h1>' }));
     await expect(respondBody(respondingFlow([call()], readAll), { ports: { http } })).resolves.toEqual({ status: 404, body: '<h1>nope</h1>', error: null });
+  });
+
+  it('keeps a JSON response nested deeper than MAX_JSON_DEPTH as text, so answering it cannot overflow the stack', async () => {
+    const deep = '['.repeat(MAX_JSON_DEPTH + 1) + ']'.repeat(MAX_JSON_DEPTH + 1);
+    const http = fakeHttp(() => ({ status: 200, headers: { 'content-type': 'application/json' }, body: deep }));
+    await expect(respondBody(respondingFlow([call()], readAll), { ports: { http } })).resolves.toEqual({ status: 200, body: deep, error: null });
   });
 
   it('turns an egress error into a null status and {NAME.error}, and the flow goes on', async () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { jsonTooDeep } from '@flowgate/contracts';
 import { EgressError, type OutboundRequest, type OutboundResponse } from '../../ports';
 import { RunInterrupted } from '../../runtime/run-errors';
 import type { FlowRun } from '../../runtime/flow-run';
@@ -51,8 +52,9 @@ const failed = (error: string): HttpRequestResult => ({ status: null, headers: {
 
 const JSON_CONTENT_TYPE = /^application\/(?:[\w.+-]+\+)?json\b/i;
 
+/** JSON is parsed; other bodies, and JSON too deep to handle safely (MAX_JSON_DEPTH), stay text. */
 function readBody(response: OutboundResponse): unknown {
-  if (!JSON_CONTENT_TYPE.test(response.headers['content-type'] ?? '')) return response.body;
+  if (!JSON_CONTENT_TYPE.test(response.headers['content-type'] ?? '') || jsonTooDeep(response.body)) return response.body;
   try {
     return JSON.parse(response.body) as unknown;
   } catch {
