@@ -6,6 +6,7 @@ import { Logger } from 'nestjs-pino';
 import { cleanupOpenApiDoc } from 'nestjs-zod';
 import { AppModule } from './app.module';
 import { bodyParserErrors } from './common/body-parser-errors';
+import { refuseDeepJson } from './common/json-depth-limit';
 import { fixNullableScalars } from './common/openapi-nullable';
 import type { ControlPlaneConfig } from './config/control-plane.config';
 import { separateListeners } from './internal/internal-listener';
@@ -28,7 +29,7 @@ export async function createControlPlaneApp(config: ControlPlaneConfig): Promise
   app.disable('x-powered-by');
   app.use(separateListeners);
   app.use(cookieParser());
-  app.useBodyParser('json', { limit: BODY_LIMIT });
+  app.useBodyParser('json', { limit: BODY_LIMIT, verify: refuseDeepJson });
   app.useBodyParser('urlencoded', { limit: BODY_LIMIT, extended: false });
   app.use(bodyParserErrors);
 

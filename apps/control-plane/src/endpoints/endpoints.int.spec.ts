@@ -70,6 +70,18 @@ describe('endpoints: drafts, Save, Deploy, versions (real PostgreSQL and Redis)'
     expect(await t.prisma.endpoint.count({ where: { projectId: project.id } })).toBe(0);
   });
 
+  it('refuses a flow nested 5000 levels deep with 400 invalid_json naming the limit; 100 levels are fine', async () => {
+    const { base } = await setup();
+    const nested = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+    const body = (depth: number) =>
+      `{"name":"Deep","path":"/deep${depth}","flow":{"nodes":[{"id":"start","type":"start","position":{"x":0,"y":0}},` +
+      `{"id":"n1","type":"respond","position":{"x":0,"y":120},"config":{"status":200,"body":${nested(depth)}}}],` +
+      `"edges":[{"id":"e1","source":"start","target":"n1"}]}}`;
+    const deep = await t.http().post(base).set(owner.auth).set('Content-Type', 'application/json').send(body(5000)).expect(400);
+    expect(deep.body).toEqual({ success: false, code: 'invalid_json', message: expect.stringContaining('deeper than 128 levels') });
+    await t.http().post(base).set(owner.auth).set('Content-Type', 'application/json').send(body(100)).expect(201);
+  });
+
   it('keeps (method, path) unique per project with 409', async () => {
     const { create } = await setup();
     await create(endpointBody()).expect(201);
