@@ -1,30 +1,51 @@
 import type { PublishedProject } from '@flowgate/contracts';
-import { Redis } from 'ioredis';
+import { imageKey } from '@flowgate/contracts';
+import { createEmailDeliveryProcessor, deliveryMarkerKey, EMAIL_QUEUE_NAME } from '@flowgate/integrations';
+import { bullmqPrefix, createLogger, SecretBox, type RedisClient } from '@flowgate/platform';
+import { Queue, Worker } from 'bullmq';
+import { randomUUID } from 'node:crypto';
 import { spawnGateway, type GatewayProcess } from './testing/gateway-harness';
 import { call, type CallResult } from './testing/http-call';
 import { publishedRoute, respond, TestPublisher } from './testing/publication';
+import { startRedisBackend, type RedisBackend, type RedisBackendKind } from './testing/redis-backend';
+import { startStandIn, type StandIn } from './testing/stand-in';
 import { waitFor } from './testing/wait-for';
 
+jest.setTimeout(60_000);
+
 /**
- * Two gateway processes against the real Redis: what one control-plane write publishes is
- * served by both right after it, keys are shared, and the rate limit holds across them.
+ * Two gateway processes against the real Redis — the shared single Redis, and a local Redis
+ * Cluster of 3 masters + 3 replicas (REDIS_CLUSTER_NODES): what one control-plane write
+ * publishes is served by both right after it, keys are shared, the rate limit holds across
+ * them, email jobs are delivered once and images are served by either.
  */
-describe('gateway: two gateway processes share config, keys and rate limits', () => {
-  let redis: Redis;
+describe.each<RedisBackendKind>(['single Redis', 'Redis Cluster'])('gateway on %s: two gateway processes share config, keys and rate limits', (kind) => {
+  const prefix = `fgtest-cross-${randomUUID().slice(0, 8)}`;
+  const secrets = new SecretBox(process.env.FLOWGATE_ENCRYPTION_KEY ?? '0'.repeat(64));
+  let backend: RedisBackend;
+  let redis: RedisClient;
   let publisher: TestPublisher;
   let gateways: GatewayProcess[];
+  let remote: StandIn;
+  let sendgrid: StandIn;
 
   beforeAll(async () => {
-    redis = new Redis(process.env.REDIS_URL!);
+    backend = await startRedisBackend(kind);
+    redis = backend.client();
     publisher = new TestPublisher(redis);
-    gateways = await Promise.all([spawnGateway(), spawnGateway()]);
-  }, 90_000);
+    remote = await startStandIn((_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(ONE_PIXEL_PNG));
+    sendgrid = await startStandIn((_req, res) => res.writeHead(202, { 'x-message-id': 'sg-cross' }).end());
+    const env = { ...backend.env, BULLMQ_PREFIX: prefix, FLOWGATE_EGRESS_ALLOW_CIDRS: '127.0.0.0/8' };
+    gateways = await Promise.all([spawnGateway(env), spawnGateway(env)]);
+  }, 120_000);
 
   afterAll(async () => {
     const codes = await Promise.all((gateways ?? []).map((g) => g.stop()));
     expect(codes).toEqual([0, 0]);
     await publisher.cleanup();
     redis.disconnect();
+    await Promise.all([remote?.close(), sendgrid?.close()]);
+    await backend?.stop();
   });
 
   const onBoth = (host: string, path: string, key?: string) => Promise.all(gateways.map((g) => call(g.url, `${host}:8080`, path, { key })));
@@ -130,4 +151,56 @@ describe('gateway: two gateway processes share config, keys and rate limits', ()
     // Still refused afterwards, on either gateway: the window is shared.
     expect((await onBoth(host.replace(':8080', ''), '/limited', key.key)).map((r) => r.status)).toEqual([429, 429]);
   });
+
+  it('delivers an email job enqueued by one gateway exactly once, and serves an image made on one gateway from the other', async () => {
+    const project = publisher.newProject(
+      [
+        publishedRoute({
+          path: '/order',
+          blocks: [
+            { type: 'manipulate_image', config: { image_url: `${remote.url}/p.png`, operation: 'invert', value: 100, ref: 'photo' } },
+            { type: 'send_email', config: { to: 'ada@customer.test', from: 'Shop <orders@example.com>', subject: `Order ${kind}`, body: 'Thanks' } },
+            respond({ image: '{result.photo}' }),
+          ],
+        }),
+      ],
+      { integrations: { text_generation: null, email: { provider: 'sendgrid', api_key_encrypted: secrets.encrypt('SG.cross'), verified_domains: ['example.com'] } } },
+    );
+    await publisher.publish(project);
+    // The worker's delivery processor on the same Redis (cluster: the hash-tagged prefix BullMQ needs).
+    const connection = backend.client({ node: { maxRetriesPerRequest: null } });
+    const queuePrefix = bullmqPrefix(prefix, backend.target);
+    const deliver = createEmailDeliveryProcessor({ redis, secrets, sendgridBaseUrl: sendgrid.url, logger: createLogger('cross-worker', 'silent') });
+    const worker = new Worker(EMAIL_QUEUE_NAME, deliver, { connection, prefix: queuePrefix });
+    const queue = new Queue(EMAIL_QUEUE_NAME, { connection, prefix: queuePrefix });
+    try {
+      const host = `${project.subdomain}.localhost:8080`;
+      const made = await call(gateways[0]!.url, host, '/order');
+      expect(made.status).toBe(200);
+      const imagePath = new URL((made.json as { image: string }).image).pathname;
+      const served = await call(gateways[1]!.url, host, imagePath);
+      expect(served.status).toBe(200);
+      expect(served.headers['content-type']).toBe('image/png');
+
+      const [job] = await waitFor(async () => {
+        const jobs = await queue.getJobs(['completed']);
+        return jobs.length > 0 ? jobs : undefined;
+      }, 'the email job to complete', 20_000);
+      expect(sendgrid.requests).toHaveLength(1);
+      expect(JSON.parse(sendgrid.requests[0]!)).toMatchObject({ subject: `Order ${kind}` });
+      await redis.del(deliveryMarkerKey(EMAIL_QUEUE_NAME, job!.id!));
+      await redis.del(imageKey(imagePath.slice('/_images/'.length, -'.png'.length)));
+    } finally {
+      await worker.close();
+      await queue.obliterate({ force: true });
+      await queue.close();
+      await connection.quit();
+    }
+  });
 });
+
+/** A 1×1 PNG, what the remote image host answers. */
+const ONE_PIXEL_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);

@@ -5,7 +5,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { PublishedProject } from '@flowgate/contracts';
 import { imageKey } from '@flowgate/contracts';
 import { createEmailDeliveryProcessor, decodeImage, deliveryMarkerKey, EMAIL_QUEUE_NAME } from '@flowgate/integrations';
@@ -16,6 +15,7 @@ import { Jimp } from 'jimp';
 import type { Gateway } from './gateway';
 import { startGateway } from './testing/gateway-harness';
 import { call } from './testing/http-call';
+import { startStandIn, type StandIn } from './testing/stand-in';
 import { publishedRoute, respond, TestPublisher } from './testing/publication';
 
 jest.setTimeout(60000);
@@ -27,32 +27,6 @@ const PIXELS = [
   [10, 200, 30, 255],
   [0, 0, 255, 128],
 ];
-
-interface StandIn {
-  url: string;
-  requests: string[];
-  close(): Promise<void>;
-}
-
-/** A third party on 127.0.0.1; `requests` holds the bodies received. */
-async function startStandIn(handler: (req: http.IncomingMessage, res: http.ServerResponse, body: string) => void): Promise<StandIn> {
-  const requests: string[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      requests.push(body);
-      handler(req, res, body);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    requests,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 function sendJson(res: http.ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
