@@ -1,7 +1,80 @@
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { errorMessage } from '../../api/api-error';
+import { useCreateEndpoint, useDeleteEndpoint, useEndpoints } from '../../api/endpoints';
+import type { Endpoint } from '../../api/types';
+import { useAnnounce } from '../../app/announcer';
+import { useCurrentProject } from '../../app/use-current-project';
+import { ConfirmDialog } from '../../ui/confirm-dialog';
+import { EmptyState, QueryState } from '../../ui/states';
+import { EndpointsTable } from './endpoints-table';
+import { freeEndpointPath } from './endpoint-status';
+
+const START_ONLY = { nodes: [{ id: 'start', type: 'start', position: { x: 0, y: 0 } }], edges: [] };
+
+/** `/projects/:id/endpoints`: the endpoint list; `New endpoint` makes a draft and opens the Workshop on it. */
 export function EndpointsPage() {
+  const project = useCurrentProject();
+  const endpoints = useEndpoints(project.id);
+  const create = useCreateEndpoint(project.id);
+  const remove = useDeleteEndpoint(project.id);
+  const [deleting, setDeleting] = useState<Endpoint | null>(null);
+  const announce = useAnnounce();
+  const navigate = useNavigate();
+
+  const newEndpoint = () => {
+    const { path, name } = freeEndpointPath(endpoints.data ?? []);
+    create.mutate(
+      { name, method: 'GET', path, auth: 'none', query_params: [], flow: START_ONLY },
+      { onSuccess: (endpoint) => void navigate(`/projects/${project.id}/endpoints/${endpoint.id}`) },
+    );
+  };
+  const confirmDelete = () => {
+    if (!deleting) return;
+    remove.mutate(deleting.id, {
+      onSuccess: () => {
+        announce(`Endpoint ${deleting.name} deleted`);
+        setDeleting(null);
+      },
+    });
+  };
+
   return (
-    <section className="page">
-      <h1>Endpoints</h1>
+    <section className="page" aria-labelledby="endpoints-title">
+      <div className="page-header">
+        <div>
+          <h1 id="endpoints-title">Endpoints</h1>
+          <p className="muted">
+            Served at <code>{project.base_url}</code>
+          </p>
+        </div>
+        <button type="button" className="button" onClick={newEndpoint} disabled={create.isPending || endpoints.isPending}>
+          {create.isPending ? 'Creating…' : 'New endpoint'}
+        </button>
+      </div>
+      {create.error ? (
+        <p className="form-error" role="alert">
+          {errorMessage(create.error)}
+        </p>
+      ) : null}
+      <QueryState query={endpoints} label="Loading endpoints…">
+        {(items) =>
+          items.length === 0 ? (
+            <EmptyState title="No endpoints yet">
+              <span>New endpoint creates a draft and opens it in the Workshop.</span>
+            </EmptyState>
+          ) : (
+            <EndpointsTable projectId={project.id} endpoints={items} onDelete={(endpoint) => { remove.reset(); setDeleting(endpoint); }} />
+          )
+        }
+      </QueryState>
+      {deleting && (
+        <ConfirmDialog title={`Delete endpoint ${deleting.name}?`} onConfirm={confirmDelete} onCancel={() => setDeleting(null)} busy={remove.isPending} error={remove.error}>
+          <p>
+            <code>{deleting.method} {deleting.path}</code> stops answering at once and its versions are removed. This cannot be undone.
+          </p>
+        </ConfirmDialog>
+      )}
     </section>
   );
 }

@@ -1,7 +1,64 @@
+import { useState } from 'react';
+import { useApiKeys, useDeleteApiKey } from '../../api/api-keys';
+import type { ApiKey, CreatedApiKey } from '../../api/types';
+import { useAnnounce } from '../../app/announcer';
+import { useCurrentProject } from '../../app/use-current-project';
+import { ConfirmDialog } from '../../ui/confirm-dialog';
+import { EmptyState, QueryState } from '../../ui/states';
+import { KeysTable } from './keys-table';
+import { NewKeyForm } from './new-key-form';
+import { SecretDialog } from './secret-dialog';
+
+/** `/projects/:id/keys` (Authentication): create keys (secret shown once), list and delete them, and how to use one. */
 export function KeysPage() {
+  const project = useCurrentProject();
+  const keys = useApiKeys(project.id);
+  const remove = useDeleteApiKey(project.id);
+  const [created, setCreated] = useState<CreatedApiKey | null>(null);
+  const [deleting, setDeleting] = useState<ApiKey | null>(null);
+  const announce = useAnnounce();
+
+  const confirmDelete = () => {
+    if (!deleting) return;
+    remove.mutate(deleting.id, {
+      onSuccess: () => {
+        announce(`Key ${deleting.name} deleted`);
+        setDeleting(null);
+      },
+    });
+  };
+
   return (
-    <section className="page">
-      <h1>Authentication</h1>
+    <section className="page" aria-labelledby="keys-title">
+      <div className="page-header">
+        <div>
+          <h1 id="keys-title">Authentication</h1>
+          <p className="muted">API keys let clients call endpoints that need a key. Each key has its own rate limit.</p>
+        </div>
+      </div>
+      <NewKeyForm projectId={project.id} onCreated={setCreated} />
+      <QueryState query={keys} label="Loading keys…">
+        {(items) =>
+          items.length === 0 ? (
+            <EmptyState title="No keys yet">
+              <span>Add a key above: endpoints with authentication user or admin need one.</span>
+            </EmptyState>
+          ) : (
+            <KeysTable keys={items} onDelete={(key) => { remove.reset(); setDeleting(key); }} />
+          )
+        }
+      </QueryState>
+      <section className="card" aria-labelledby="usage-title">
+        <h2 id="usage-title">Using a key</h2>
+        <p className="muted">Send it as a bearer token:</p>
+        <pre>{`curl -H "Authorization: Bearer <your key>" ${project.base_url}/your-endpoint`}</pre>
+      </section>
+      {created && <SecretDialog created={created} onClose={() => setCreated(null)} />}
+      {deleting && (
+        <ConfirmDialog title={`Delete key ${deleting.name}?`} onConfirm={confirmDelete} onCancel={() => setDeleting(null)} busy={remove.isPending} error={remove.error}>
+          <p>Requests with this key are refused from the next request on. This cannot be undone.</p>
+        </ConfirmDialog>
+      )}
     </section>
   );
 }

@@ -1,7 +1,22 @@
+import { useIntegrations } from '../../api/integrations';
+import { useCurrentProject } from '../../app/use-current-project';
+import { QueryState } from '../../ui/states';
+import { DeleteProject } from './delete-project';
+import { SettingsForm } from './settings-form';
+
+/** `/projects/:id/settings`: name, subdomain, Require Authentication, integrations, Save; deleting at the bottom. */
 export function SettingsPage() {
+  const project = useCurrentProject();
+  const integrations = useIntegrations(project.id);
   return (
-    <section className="page">
-      <h1>Settings</h1>
+    <section className="page" aria-labelledby="settings-title">
+      <div className="page-header">
+        <h1 id="settings-title">Settings</h1>
+      </div>
+      <QueryState query={integrations} label="Loading settings…">
+        {(items) => <SettingsForm project={project} integrations={items} />}
+      </QueryState>
+      <DeleteProject project={project} />
     </section>
   );
 }

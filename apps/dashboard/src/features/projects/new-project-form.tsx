@@ -1,0 +1,85 @@
+import { type FormEvent, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { errorMessage, isApiError } from '../../api/api-error';
+import { useCreateProject } from '../../api/projects';
+import { useAnnounce } from '../../app/announcer';
+import { Field } from '../../ui/field';
+import { useSubdomainCheck } from './use-subdomain-check';
+
+/** A subdomain suggestion from the name: "My Shop!" → "my-shop". */
+const suggest = (name: string) =>
+  name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^[^a-z]+|-+$/g, '')
+    .slice(0, 63);
+
+export function NewProjectForm({ onCancel }: { onCancel: () => void }) {
+  const [name, setName] = useState('');
+  const [subdomain, setSubdomain] = useState('');
+  const [touched, setTouched] = useState(false);
+  const create = useCreateProject();
+  const announce = useAnnounce();
+  const navigate = useNavigate();
+  const check = useSubdomainCheck(subdomain);
+  const serverError = isApiError(create.error) ? create.error : null;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (check.blocking || !name.trim()) return;
+    create.mutate(
+      { name: name.trim(), subdomain: subdomain.trim().toLowerCase() },
+      {
+        onSuccess: (project) => {
+          announce(`Project ${project.name} created`);
+          void navigate(`/projects/${project.id}/endpoints`);
+        },
+      },
+    );
+  };
+
+  return (
+    <form className="card stack" onSubmit={submit} aria-labelledby="new-project-title">
+      <h2 id="new-project-title">New project</h2>
+      <Field
+        label="Project name"
+        value={name}
+        required
+        maxLength={100}
+        autoFocus
+        onChange={(e) => {
+          setName(e.target.value);
+          if (!touched) setSubdomain(suggest(e.target.value));
+        }}
+        error={serverError?.fieldMessage('name')}
+      />
+      <Field
+        label="Subdomain"
+        value={subdomain}
+        required
+        spellCheck={false}
+        autoCapitalize="off"
+        onChange={(e) => {
+          setTouched(true);
+          setSubdomain(e.target.value);
+        }}
+        error={check.error ?? serverError?.fieldMessage('subdomain')}
+        status={check.status}
+        hint="Your endpoints are served at https://<subdomain>.… — lowercase letters, digits and hyphens."
+      />
+      {create.error && !serverError?.details.length ? (
+        <p className="form-error" role="alert">
+          {errorMessage(create.error)}
+        </p>
+      ) : null}
+      <div className="dialog-actions">
+        <button type="button" className="button secondary" onClick={onCancel}>
+          Cancel
+        </button>
+        <button type="submit" className="button" disabled={create.isPending || check.blocking || !name.trim()}>
+          {create.isPending ? 'Creating…' : 'Create project'}
+        </button>
+      </div>
+    </form>
+  );
+}
