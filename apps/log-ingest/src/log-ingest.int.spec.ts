@@ -218,7 +218,7 @@ describe('log-ingest while PostgreSQL refuses writes', () => {
     await sendEvents(producer, topic, events);
 
     await waitFor('failed write attempts', () => metricValue(running, 'flowgate_log_ingest_write_failures_total'), (n) => n >= 3);
-    expect(running.isReady()).toBe(false);
+    expect(await running.readiness()).toMatchObject({ ready: false, checks: { postgres: 'down' } });
     expect(await metricValue(running, 'flowgate_log_ingest_database_available')).toBe(0);
     expect(await committedTotal(kafka, topic, topic)).toBe(0);
     expect((await countStored(admin, projectId)).rows).toBe(0);
@@ -228,7 +228,7 @@ describe('log-ingest while PostgreSQL refuses writes', () => {
     await waitFor('40 rows', () => countStored(admin, projectId), (c) => c.rows === 40);
     await waitFor('offsets committed', () => committedTotal(kafka, topic, topic), (n) => n === 40);
     expect(await countStored(admin, projectId)).toEqual({ rows: 40, distinct: 40 });
-    expect(running.isReady()).toBe(true);
+    expect(await running.readiness()).toMatchObject({ ready: true, checks: { postgres: 'up' } });
     expect(await lagTotal(running)).toBe(0);
   });
 });

@@ -4,11 +4,13 @@ import { Pool } from 'pg';
 import type { Registry } from 'prom-client';
 import type { LogIngestConfig } from './config';
 import { DeadLetterPublisher } from './dead-letter.publisher';
+import { DependencyProbes, type DependencyState } from './dependency-probes';
 import { kafkaLogCreator } from './kafka-logger';
 import { consumerLag, ensureTopics } from './kafka-topics';
 import { createLogIngestMetrics } from './log-ingest.metrics';
 import { RequestLogBatchProcessor } from './request-log.batch-processor';
 import { RequestLogRepository } from './request-log.repository';
+import { withTimeout } from './with-timeout';
 
 export interface LogIngest {
   /** Checks PostgreSQL and Kafka, creates missing topics, joins the consumer group. */
@@ -17,21 +19,18 @@ export interface LogIngest {
   stop(): Promise<void>;
   /** Prometheus registry of this instance. */
   readonly metrics: Registry;
-  /** In the group and writing to PostgreSQL. */
-  isReady(): boolean;
+  /**
+   * For `/readyz`: ready when Kafka answers, the consumer is in its group, PostgreSQL answers
+   * and the last write succeeded; `checks` names what is down.
+   */
+  readiness(): Promise<DependencyState>;
 }
 
 const CONSUMER_RESTART_DELAY_MS = 5000;
 const LAG_TIMEOUT_MS = 2000;
-
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
-  });
-  work.catch(() => undefined); // a late failure after the timeout is of no interest
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
-}
+/** A readiness probe slower than this counts as down; a result serves scrapes for a second. */
+const PROBE_TIMEOUT_MS = 2000;
+const PROBE_CACHE_MS = 1000;
 
 /**
  * The log-ingest service: a Kafka consumer group that stores request-log events in
@@ -80,6 +79,11 @@ export function createLogIngest(config: LogIngestConfig, options: { logger?: Log
     },
   });
 
+  const probes = new DependencyProbes(
+    { kafka: () => lagAdmin.describeCluster(), postgres: () => pool.query('SELECT 1') },
+    { timeoutMs: PROBE_TIMEOUT_MS, cacheMs: PROBE_CACHE_MS },
+  );
+
   let consumer: Consumer | null = null;
   let joined = false;
   let stopping = false;
@@ -124,7 +128,14 @@ export function createLogIngest(config: LogIngestConfig, options: { logger?: Log
   return {
     metrics: metrics.registry,
 
-    isReady: () => joined && databaseAvailable && !stopping,
+    async readiness() {
+      const { ready, checks } = await probes.check();
+      const postgres = checks.postgres === 'up' && databaseAvailable;
+      return {
+        ready: ready && postgres && joined && !stopping,
+        checks: { kafka: checks.kafka!, consumer_group: joined ? 'up' : 'down', postgres: postgres ? 'up' : 'down' },
+      };
+    },
 
     async start() {
       try {

@@ -11,7 +11,7 @@ async function main(): Promise<void> {
 
   const ingest = createLogIngest(config, { logger });
   collectDefaultMetrics({ register: ingest.metrics });
-  const health = await startHealthServer({ port: config.port, registry: ingest.metrics, ready: () => ingest.isReady() });
+  const health = await startHealthServer({ port: config.port, registry: ingest.metrics, ready: () => ingest.readiness() });
   installShutdown(logger, [() => ingest.stop(), () => health.close()]);
   await ingest.start();
   logger.info({ port: config.port }, 'log-ingest started (health and metrics on /healthz /readyz /metrics)');

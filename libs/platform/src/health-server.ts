@@ -1,6 +1,9 @@
 import http from 'node:http';
 import type { Registry } from 'prom-client';
 
+/** What `/readyz` reports: ready or not, and optionally the state of each dependency. */
+export type ReadinessReport = boolean | { ready: boolean; checks: Record<string, 'up' | 'down'> };
+
 export interface HealthServer {
   server: http.Server;
   close(): Promise<void>;
@@ -8,20 +11,23 @@ export interface HealthServer {
 
 /**
  * Health and metrics for the services without an HTTP API of their own (log-ingest, worker):
- * `/healthz` (process alive), `/readyz` (the `ready` callback), `/metrics` (Prometheus).
+ * `/healthz` (process alive), `/readyz` (the `ready` callback, 200 or 503 with each dependency's
+ * state when it names them), `/metrics` (Prometheus).
  */
 export function startHealthServer(options: {
   port: number;
   registry: Registry;
-  ready: () => boolean | Promise<boolean>;
+  ready: () => ReadinessReport | Promise<ReadinessReport>;
   host?: string;
 }): Promise<HealthServer> {
   const server = http.createServer(async (req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path === '/healthz') return json(res, 200, { status: 'ok' });
     if (path === '/readyz') {
-      const ready = await Promise.resolve(options.ready()).catch(() => false);
-      return json(res, ready ? 200 : 503, { status: ready ? 'ready' : 'not_ready' });
+      const report = await Promise.resolve(options.ready()).catch((): ReadinessReport => false);
+      const ready = typeof report === 'boolean' ? report : report.ready;
+      const checks = typeof report === 'boolean' ? {} : report.checks;
+      return json(res, ready ? 200 : 503, { status: ready ? 'ready' : 'not_ready', ...checks });
     }
     if (path === '/metrics') {
       res.writeHead(200, { 'content-type': options.registry.contentType });

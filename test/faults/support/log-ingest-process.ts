@@ -55,12 +55,17 @@ export class LogIngestProcess {
 
   /** HTTP status of /readyz, or 0 when the process does not answer; throws once the process has died. */
   async readiness(): Promise<number> {
+    return (await this.readinessReport()).status;
+  }
+
+  /** /readyz as status and body (which names each dependency's state); status 0 when it does not answer. */
+  async readinessReport(): Promise<{ status: number; body: Record<string, string> | null }> {
     if (gone(this.child)) throw new Error(`fault drill: log-ingest is not running: ${this.logTail()}`);
     try {
-      const response = await fetch(`http://127.0.0.1:${this.port}/readyz`, { signal: AbortSignal.timeout(2000) });
-      return response.status;
+      const response = await fetch(`http://127.0.0.1:${this.port}/readyz`, { signal: AbortSignal.timeout(3000) });
+      return { status: response.status, body: (await response.json()) as Record<string, string> };
     } catch {
-      return 0;
+      return { status: 0, body: null };
     }
   }
 
