@@ -143,7 +143,7 @@ async function up(only) {
     throw error;
   }
   printReady(env, services);
-  process.stdout.write(`Logs: ${relative(path.join(root, '.run', 'logs'))}/<service>.log   Stop: npm run down\n`);
+  process.stdout.write(`Logs: ${relative(path.join(root, '.run', 'logs'))}/<service>.log (the run before: <service>.log.1)   Stop: npm run down\n`);
 }
 
 async function start(only) {

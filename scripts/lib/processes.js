@@ -1,13 +1,14 @@
 // Child processes of the local stack: started in their own process group (so a terminal's
 // Ctrl-C reaches only the supervisor, which then stops each child once, with SIGTERM), their
-// pids recorded under .run/ (so `npm run down` finds them, whichever command started them).
+// pids recorded under .run/ (so `npm run down` finds them, whichever command started them),
+// each with its start time so that a zombie or a reused pid is not taken for the service.
 'use strict';
 
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const readline = require('node:readline');
-const { isAlive } = require('./services');
+const { isAlive, isSameProcess, startTimeOf } = require('./liveness');
 
 const root = path.resolve(__dirname, '..', '..');
 const runDir = path.join(root, '.run');
@@ -19,10 +20,26 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const COLORS = ['\x1b[36m', '\x1b[35m', '\x1b[33m', '\x1b[32m', '\x1b[34m'];
 
-/** The pid recorded for `name`, when that process still runs. */
+/** The pid recorded for `name`, when that very process still runs (`<pid> <start time>` in the file). */
 function recordedPid(name) {
-  const pid = Number(readOr(pidFile(name), ''));
-  return pid && isAlive(pid) ? pid : null;
+  const [pid, startTime] = readOr(pidFile(name), '').trim().split(' ');
+  return Number(pid) && isSameProcess(Number(pid), startTime) ? Number(pid) : null;
+}
+
+function recordPid(name, pid) {
+  fs.writeFileSync(pidFile(name), `${pid} ${startTimeOf(pid) ?? ''}`.trim() + '\n');
+}
+
+/**
+ * A new run writes a fresh log; the previous one is kept as `<name>.log.1` (one generation),
+ * so the stack trace of a crash survives the `npm run up` that follows it.
+ */
+function rotateLog(file) {
+  try {
+    if (fs.statSync(file).size > 0) fs.renameSync(file, `${file}.1`);
+  } catch {
+    // no previous log
+  }
 }
 
 function readOr(file, fallback) {
@@ -39,6 +56,7 @@ function readOr(file, fallback) {
  */
 function startService(service, env, { output, index = 0 }) {
   fs.mkdirSync(logDir, { recursive: true });
+  rotateLog(logFile(service.name));
   const options = { cwd: service.cwd ?? root, env: { ...env, ...service.env }, detached: true };
   let child;
   if (output === 'log') {
@@ -61,7 +79,7 @@ function startService(service, env, { output, index = 0 }) {
     }
     child.once('exit', () => log.end());
   }
-  fs.writeFileSync(pidFile(service.name), `${child.pid}\n`);
+  recordPid(service.name, child.pid);
   child.exitInfo = null;
   child.once('exit', (code, signal) => {
     child.exitInfo = { code, signal };
@@ -132,4 +150,4 @@ async function stopRecorded(names, { graceMs = 20000, log = () => {} } = {}) {
   return running.map((p) => p.name);
 }
 
-module.exports = { startService, stopRecorded, recordedPid, logTail, exitReason, logFile, runDir };
+module.exports = { startService, stopRecorded, recordedPid, rotateLog, logTail, exitReason, logFile, runDir };

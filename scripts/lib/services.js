@@ -15,6 +15,7 @@ const fs = require('node:fs');
 const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
+const { isAlive } = require('./liveness');
 
 const DEFAULTS = Object.freeze({
   databaseAdminUrl: 'postgresql://postgres@127.0.0.1:5432/postgres',
@@ -129,15 +130,6 @@ function telling(text) {
   const reversed = [...lines].reverse();
   const line = [/FATAL|ERROR/, /invalid|could not|denied|No space/i].map((re) => reversed.find((l) => re.test(l))).find(Boolean);
   return (line ?? lines.at(-1) ?? '').replace(/^.*?\b(FATAL|ERROR):\s*/, '').trim();
-}
-
-function isAlive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return error.code === 'EPERM';
-  }
 }
 
 function readJson(file, fallback) {
