@@ -5,6 +5,7 @@ export const queryKeys = {
   project: (projectId: string) => ['projects', projectId] as const,
   endpoints: (projectId: string) => ['projects', projectId, 'endpoints'] as const,
   endpoint: (projectId: string, endpointId: string) => ['projects', projectId, 'endpoints', endpointId] as const,
+  endpointVersions: (projectId: string, endpointId: string) => ['projects', projectId, 'endpoints', endpointId, 'versions'] as const,
   apiKeys: (projectId: string) => ['projects', projectId, 'api-keys'] as const,
   integrations: (projectId: string) => ['projects', projectId, 'integrations'] as const,
   logs: (projectId: string) => ['projects', projectId, 'logs'] as const,

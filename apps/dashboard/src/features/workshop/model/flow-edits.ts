@@ -25,7 +25,7 @@ function freeHandle(doc: WorkshopDoc, source: FlowNode): string | null {
 export function addBlock(doc: WorkshopDoc, type: string, options: { after?: string | null; position?: Position }): { doc: WorkshopDoc; id: string } {
   const id = freshId(nodeIds(doc));
   const previous = options.after ? doc.nodes.find((node) => node.id === options.after) : undefined;
-  const position = options.position ?? (previous ? { x: previous.position.x + STEP_X, y: previous.position.y } : { x: 0, y: 0 });
+  const position = options.position ?? (previous ? { x: previous.position.x + STEP_X, y: previous.position.y } : besideEverything(doc));
   const node = newBlock(type, id, position, referenceNames(doc.nodes));
   if (!previous || flowOf(previous) === 'end') return { doc: { ...doc, nodes: [...doc.nodes, node] }, id };
 
@@ -41,6 +41,9 @@ export function addBlock(doc: WorkshopDoc, type: string, options: { after?: stri
   }
   return { doc: { ...doc, nodes: [...nodes, node], edges }, id };
 }
+
+/** Right of the rightmost block, where a block added with nothing selected hides nothing. */
+const besideEverything = (doc: WorkshopDoc): Position => ({ x: Math.max(0, ...doc.nodes.map((node) => node.position.x)) + STEP_X, y: 0 });
 
 const edge = (id: string, source: string, target: string, sourceHandle: string | null): FlowEdge =>
   sourceHandle === null ? { id, source, target } : { id, source, target, sourceHandle };
@@ -95,6 +98,8 @@ export function moveNodes(doc: WorkshopDoc, positions: Readonly<Record<string, P
  * dropped, so their references are not checked and the saved flow holds only what is shown.
  */
 export function setConfigField(doc: WorkshopDoc, nodeId: string, key: string, value: JsonValue | undefined): WorkshopDoc {
+  const current = doc.nodes.find((node) => node.id === nodeId)?.config?.[key];
+  if (JSON.stringify(current) === JSON.stringify(value)) return doc;
   return {
     ...doc,
     nodes: doc.nodes.map((node) => {

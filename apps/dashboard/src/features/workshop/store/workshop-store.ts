@@ -1,4 +1,4 @@
-import type { JsonValue } from '@flowgate/flow-engine';
+import type { Diagnostic, JsonValue } from '@flowgate/flow-engine';
 import { temporal } from 'zundo';
 import { createStore } from 'zustand/vanilla';
 import { copyNodes, pasteNodes } from '../model/clipboard';
@@ -20,6 +20,10 @@ export interface WorkshopState {
   clipboard: Clipboard | null;
   /** The field a clicked problem asks the settings panel to focus. */
   focusRequest: { nodeId: string | null; field: string | null; at: number } | null;
+  /** The engine's compile of the current document, run in the browser. */
+  diagnostics: Diagnostic[];
+  /** What the server answered to the last Save or Deploy (cleared by the next edit). */
+  serverProblems: Diagnostic[];
 
   select(nodeIds: string[], edgeIds?: string[]): void;
   addBlock(type: string, options?: { after?: string | null; position?: Position }): string;
@@ -38,6 +42,8 @@ export interface WorkshopState {
   redo(): void;
   markSaved(doc?: WorkshopDoc): void;
   requestFocus(nodeId: string | null, field: string | null): void;
+  setDiagnostics(diagnostics: Diagnostic[]): void;
+  setServerProblems(problems: Diagnostic[]): void;
   /** Replaces the document without an undo step (load from the server, Tidy up is a normal edit). */
   replaceDoc(doc: WorkshopDoc, options?: { history?: boolean }): void;
 }
@@ -51,14 +57,14 @@ export function createWorkshopStore(initial: WorkshopDoc, clock: () => number = 
     temporal(
       (set, get) => {
         /** One undo step, unless `mergeKey` repeats the previous edit within the merge window. */
-        const edit = (next: (doc: WorkshopDoc) => WorkshopDoc, mergeKey: string | null = null, extra: Partial<WorkshopState> = {}) => {
+        const edit = (next: (doc: WorkshopDoc) => WorkshopDoc, mergeKey: string | null = null) => {
           const doc = next(get().doc);
-          if (doc === get().doc && Object.keys(extra).length === 0) return;
+          if (doc === get().doc) return;
           const now = clock();
           const merge = mergeKey !== null && lastFieldEdit?.key === mergeKey && now - lastFieldEdit.at < FIELD_EDIT_MERGE_MS;
           lastFieldEdit = mergeKey === null ? null : { key: mergeKey, at: now };
           if (merge) store.temporal.getState().pause();
-          set({ doc, ...extra });
+          set({ doc, serverProblems: [] });
           if (merge) store.temporal.getState().resume();
         };
         const pasteFrom = (clipboard: Clipboard | null) => {
@@ -80,6 +86,8 @@ export function createWorkshopStore(initial: WorkshopDoc, clock: () => number = 
           dragging: null,
           clipboard: null,
           focusRequest: null,
+          diagnostics: [],
+          serverProblems: [],
 
           select: (nodeIds, edgeIds = []) => set({ selectedNodeIds: nodeIds, selectedEdgeIds: edgeIds }),
           addBlock: (type, options = {}) => {
@@ -131,6 +139,8 @@ export function createWorkshopStore(initial: WorkshopDoc, clock: () => number = 
             lastFieldEdit = null;
             store.temporal.getState().redo();
           },
+          setDiagnostics: (diagnostics) => set({ diagnostics }),
+          setServerProblems: (serverProblems) => set({ serverProblems }),
           markSaved: (doc) => set({ saved: doc ?? get().doc }),
           requestFocus: (nodeId, field) => set({ focusRequest: { nodeId, field, at: clock() }, ...(nodeId ? { selectedNodeIds: [nodeId], selectedEdgeIds: [] } : {}) }),
           replaceDoc: (doc, options = {}) => {

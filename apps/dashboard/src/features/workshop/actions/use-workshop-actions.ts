@@ -1,0 +1,69 @@
+import { useCallback, useState } from 'react';
+import { errorMessage } from '../../../api/api-error';
+import { useDeployEndpoint, useRollback, useSaveEndpoint } from '../../../api/endpoint-deploys';
+import { useAnnounce } from '../../../app/announcer';
+import { saveBody } from '../model/endpoint-doc';
+import { isDirty } from '../store/workshop-store';
+import { useWorkshopStore } from '../store/workshop-context';
+import { problemsFromError } from './server-problems';
+
+/** Save, Deploy (saving first) and roll back, with their outcome announced or listed in Problems. */
+export function useWorkshopActions(projectId: string, endpointId: string) {
+  const store = useWorkshopStore();
+  const announce = useAnnounce();
+  const saveMutation = useSaveEndpoint(projectId, endpointId);
+  const deployMutation = useDeployEndpoint(projectId, endpointId);
+  const rollbackMutation = useRollback(projectId, endpointId);
+  const [failure, setFailure] = useState<string | null>(null);
+
+  const fail = useCallback(
+    (what: string, error: unknown) => {
+      store.getState().setServerProblems(problemsFromError(error));
+      setFailure(`${what}: ${errorMessage(error)}`);
+    },
+    [store],
+  );
+
+  const save = useCallback(async (): Promise<boolean> => {
+    const doc = store.getState().doc;
+    try {
+      await saveMutation.mutateAsync(saveBody(doc));
+      store.getState().markSaved(doc);
+      setFailure(null);
+      announce('Saved');
+      return true;
+    } catch (error) {
+      fail('Save failed', error);
+      return false;
+    }
+  }, [store, saveMutation, announce, fail]);
+
+  const deploy = useCallback(async (): Promise<boolean> => {
+    if (isDirty(store.getState()) && !(await save())) return false;
+    try {
+      const deployed = await deployMutation.mutateAsync();
+      store.getState().setServerProblems(deployed.diagnostics as never);
+      setFailure(null);
+      announce(`Deployed: version ${deployed.live_version} is live`);
+      return true;
+    } catch (error) {
+      fail('Deploy refused', error);
+      return false;
+    }
+  }, [store, save, deployMutation, announce, fail]);
+
+  const rollback = useCallback(
+    async (version: number) => {
+      try {
+        await rollbackMutation.mutateAsync(version);
+        setFailure(null);
+        announce(`Version ${version} is live again`);
+      } catch (error) {
+        fail('Roll back failed', error);
+      }
+    },
+    [rollbackMutation, announce, fail],
+  );
+
+  return { save, deploy, rollback, failure, busy: saveMutation.isPending || deployMutation.isPending || rollbackMutation.isPending };
+}

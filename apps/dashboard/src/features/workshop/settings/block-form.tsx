@@ -1,0 +1,53 @@
+import { referencesAt, type FlowNode } from '@flowgate/flow-engine';
+import { useCallback } from 'react';
+import { atField } from '../diagnostics/diagnostic-lookup';
+import { blockFields, catalogueEntry, isFieldShown } from '../model/block-fields';
+import { saveBody } from '../model/endpoint-doc';
+import { useWorkshop, useWorkshopStore } from '../store/workshop-context';
+import { EntriesEditor } from './entries-editor';
+import { FieldControl } from './field-control';
+import { FieldShell } from './field-shell';
+import { ListField } from './list-field';
+
+/** The settings of one block, one control per field of its schema (no block has a form of its own). */
+export function BlockForm({ node }: { node: FlowNode }) {
+  const store = useWorkshopStore();
+  const setField = useWorkshop((state) => state.setField);
+  const diagnostics = useWorkshop((state) => state.diagnostics);
+  const entry = catalogueEntry(node.type);
+  const config = node.config ?? {};
+  // Asked when the completion opens, from the document as it is then.
+  const suggestions = useCallback(() => {
+    const { flow, ...settings } = saveBody(store.getState().doc);
+    return referencesAt({ flow, settings: settings as Parameters<typeof referencesAt>[0]['settings'] }, node.id);
+  }, [store, node.id]);
+
+  return (
+    <div className="ws-form">
+      <h2 className="ws-panel-title">
+        {entry?.label ?? node.type} <span className="ws-muted">{node.id}</span>
+      </h2>
+      {entry && <p className="ws-muted ws-description">{entry.description}</p>}
+      {blockFields(node.type)
+        .filter((field) => isFieldShown(field, config))
+        .map((field) => {
+          const common = { field, nodeId: node.id, value: config[field.key], diagnostics, suggestions, onChange: (value: never) => setField(node.id, field.key, value) };
+          if (field.kind === 'entries') return <EntriesEditor key={field.key} {...common} />;
+          if (field.kind === 'list') return <ListField key={field.key} {...common} />;
+          return (
+            <FieldShell
+              key={field.key}
+              label={field.title}
+              fieldKey={field.key}
+              problems={atField(diagnostics, node.id, field.key)}
+              hint={field.referenceName ? 'Later blocks read the result by this name (type { in their fields).' : undefined}
+            >
+              {(control) => (
+                <FieldControl field={field} value={config[field.key]} onChange={(value) => setField(node.id, field.key, value)} control={control} suggestions={suggestions} />
+              )}
+            </FieldShell>
+          );
+        })}
+    </div>
+  );
+}

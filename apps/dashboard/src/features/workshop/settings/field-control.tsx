@@ -1,0 +1,64 @@
+import type { JsonValue, ReferenceSuggestion } from '@flowgate/flow-engine';
+import type { BlockField } from '../model/block-fields';
+import { formatValue, parseValueText } from '../model/template-value';
+import type { ControlProps } from './field-shell';
+import { TemplateInput } from './template-input';
+
+export interface FieldControlProps {
+  field: BlockField;
+  value: JsonValue | undefined;
+  onChange(value: JsonValue | undefined): void;
+  control: ControlProps;
+  suggestions(): readonly ReferenceSuggestion[];
+}
+
+/** The input for one scalar config field, chosen by its kind (lists and Respond's entries have their own). */
+export function FieldControl({ field, value, onChange, control, suggestions }: FieldControlProps) {
+  const aria = { id: control.id, 'aria-invalid': control.invalid || undefined, 'aria-describedby': control.describedBy };
+  /** An emptied optional field is removed rather than kept as "". */
+  const emptied = field.nullable ? null : field.required ? '' : undefined;
+  switch (field.kind) {
+    case 'text':
+    case 'value':
+      return (
+        <TemplateInput
+          control={control}
+          value={formatValue(value)}
+          onChange={(text) => onChange(text === '' ? emptied : field.kind === 'value' ? parseValueText(text) : text)}
+          suggestions={suggestions}
+          placeholder="Text, or { for a reference"
+        />
+      );
+    case 'enum':
+      return (
+        <select {...aria} value={String(value ?? '')} onChange={(event) => onChange(event.target.value)}>
+          {field.options.map((option) => (
+            <option key={option} value={option}>
+              {option}
+            </option>
+          ))}
+        </select>
+      );
+    case 'number':
+      return (
+        <input
+          {...aria}
+          type="number"
+          value={typeof value === 'number' ? value : ''}
+          onChange={(event) => onChange(event.target.value === '' ? (field.nullable ? null : undefined) : Number(event.target.value))}
+        />
+      );
+    case 'boolean':
+      return <input {...aria} type="checkbox" checked={value === true} onChange={(event) => onChange(event.target.checked)} />;
+    default:
+      return (
+        <input
+          {...aria}
+          type="text"
+          spellCheck={false}
+          value={typeof value === 'string' ? value : ''}
+          onChange={(event) => onChange(event.target.value === '' ? emptied : event.target.value)}
+        />
+      );
+  }
+}

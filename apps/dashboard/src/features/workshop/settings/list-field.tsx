@@ -1,0 +1,59 @@
+import type { Diagnostic, JsonValue, ReferenceSuggestion } from '@flowgate/flow-engine';
+import { atField } from '../diagnostics/diagnostic-lookup';
+import type { BlockField } from '../model/block-fields';
+import { FieldControl } from './field-control';
+import { FieldShell } from './field-shell';
+
+type Row = Record<string, JsonValue>;
+
+/** A list of small objects (Send External Request's headers): one row of fields per item. */
+export function ListField({
+  field,
+  nodeId,
+  value,
+  onChange,
+  diagnostics,
+  suggestions,
+}: {
+  field: BlockField;
+  nodeId: string;
+  value: JsonValue | undefined;
+  onChange(value: JsonValue): void;
+  diagnostics: readonly Diagnostic[];
+  suggestions(): readonly ReferenceSuggestion[];
+}) {
+  const rows = (Array.isArray(value) ? value : []) as Row[];
+  const full = field.maxItems !== null && rows.length >= field.maxItems;
+  const update = (index: number, key: string, item: JsonValue | undefined) =>
+    onChange(rows.map((row, at) => (at === index ? withField(row, key, item) : row)));
+  const blank = () => Object.fromEntries(field.itemFields.map((item) => [item.key, ''])) as Row;
+
+  return (
+    <fieldset className="ws-list" data-field-key={field.key}>
+      <legend>{field.title}</legend>
+      {rows.map((row, index) => (
+        <div className="ws-list-row" key={index}>
+          {field.itemFields.map((item) => (
+            <FieldShell key={item.key} label={item.title} fieldKey={`${field.key}.${index}.${item.key}`} problems={atField(diagnostics, nodeId, `${field.key}.${index}.${item.key}`)}>
+              {(control) => <FieldControl field={item} value={row[item.key]} onChange={(next) => update(index, item.key, next)} control={control} suggestions={suggestions} />}
+            </FieldShell>
+          ))}
+          <button type="button" className="ws-button ws-quiet" onClick={() => onChange(rows.filter((_, at) => at !== index))}>
+            Remove row
+          </button>
+        </div>
+      ))}
+      <button type="button" className="ws-button" disabled={full} onClick={() => onChange([...rows, blank()])}>
+        Add to {field.title}
+      </button>
+      {full && <span className="ws-field-hint">At most {field.maxItems}.</span>}
+    </fieldset>
+  );
+}
+
+function withField(row: Row, key: string, value: JsonValue | undefined): Row {
+  const next = { ...row };
+  if (value === undefined) delete next[key];
+  else next[key] = value;
+  return next;
+}

@@ -1,0 +1,85 @@
+import { autocompletion, closeBrackets, completionKeymap } from '@codemirror/autocomplete';
+import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
+import { Compartment, EditorState } from '@codemirror/state';
+import { EditorView, keymap, placeholder as placeholderText } from '@codemirror/view';
+import type { ReferenceSuggestion } from '@flowgate/flow-engine';
+import { useEffect, useRef } from 'react';
+import type { ControlProps } from './field-shell';
+import { referenceCompletion } from './reference-completion';
+
+interface TemplateInputProps {
+  control: ControlProps;
+  value: string;
+  onChange(value: string): void;
+  suggestions(): readonly ReferenceSuggestion[];
+  placeholder?: string;
+}
+
+const theme = EditorView.theme({
+  '&': { fontSize: '13px' },
+  '.cm-content': { fontFamily: 'var(--ws-mono)', padding: '6px 0' },
+  '&.cm-focused': { outline: 'none' },
+});
+
+/**
+ * A template field on CodeMirror 6: a textbox named by its label, with completion of the
+ * references valid at this block after `{`.
+ */
+export function TemplateInput({ control, value, onChange, suggestions, placeholder }: TemplateInputProps) {
+  const host = useRef<HTMLDivElement>(null);
+  const view = useRef<EditorView | null>(null);
+  const latest = useRef({ onChange, suggestions });
+  latest.current = { onChange, suggestions };
+  const attributes = useRef(new Compartment());
+  const syncing = useRef(false);
+
+  useEffect(() => {
+    const editor = new EditorView({
+      parent: host.current as HTMLDivElement,
+      state: EditorState.create({
+        doc: value,
+        extensions: [
+          history(),
+          closeBrackets(),
+          EditorView.lineWrapping,
+          autocompletion({ override: [referenceCompletion(() => latest.current.suggestions())], icons: false }),
+          keymap.of([...completionKeymap, ...defaultKeymap, ...historyKeymap]),
+          placeholder ? placeholderText(placeholder) : [],
+          attributes.current.of([]),
+          theme,
+          EditorView.updateListener.of((update) => {
+            if (update.docChanged && !syncing.current) latest.current.onChange(update.state.doc.toString());
+          }),
+        ],
+      }),
+    });
+    view.current = editor;
+    return () => editor.destroy();
+    // Created once; the value and the attributes follow through the effects below.
+  }, []);
+
+  useEffect(() => {
+    view.current?.dispatch({
+      effects: attributes.current.reconfigure(
+        EditorView.contentAttributes.of({
+          id: control.id,
+          'aria-labelledby': control.labelId,
+          ...(control.invalid ? { 'aria-invalid': 'true' } : {}),
+          ...(control.describedBy ? { 'aria-describedby': control.describedBy } : {}),
+        }),
+      ),
+    });
+  }, [control.id, control.labelId, control.invalid, control.describedBy]);
+
+  // Undo, redo and the other side of Respond's editor change the value from outside.
+  useEffect(() => {
+    const editor = view.current;
+    if (editor && editor.state.doc.toString() !== value) {
+      syncing.current = true;
+      editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: value } });
+      syncing.current = false;
+    }
+  }, [value]);
+
+  return <div ref={host} className={control.invalid ? 'ws-template ws-invalid' : 'ws-template'} />;
+}

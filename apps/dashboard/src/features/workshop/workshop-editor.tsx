@@ -1,0 +1,79 @@
+import { ReactFlowProvider, useReactFlow } from '@xyflow/react';
+import '@xyflow/react/dist/style.css';
+import { useCallback, useMemo, useRef, useState } from 'react';
+import type { Endpoint } from '../../api/types';
+import { useWorkshopActions } from './actions/use-workshop-actions';
+import { FlowCanvas } from './canvas/flow-canvas';
+import { ProblemsPanel } from './diagnostics/problems-panel';
+import { useLiveDiagnostics } from './diagnostics/use-live-diagnostics';
+import { elkLayouter } from './layout/elk-worker-layouter';
+import { tidyUp } from './layout/tidy-up';
+import { ActionPool } from './pool/action-pool';
+import { SettingsPanel } from './settings/settings-panel';
+import { useWorkshop, useWorkshopStore } from './store/workshop-context';
+import { isDirty } from './store/workshop-store';
+import { TestPanel } from './test-panel';
+import { WorkshopToolbar } from './toolbar/workshop-toolbar';
+import { LeaveDialog, useLeaveGuard } from './use-leave-guard';
+import { useWorkshopShortcuts } from './use-workshop-shortcuts';
+import './workshop.css';
+
+/** The three areas, the toolbar and Problems, around one endpoint's store. */
+export function WorkshopEditor({ endpoint }: { endpoint: Endpoint }) {
+  return (
+    <ReactFlowProvider>
+      <EditorLayout endpoint={endpoint} />
+    </ReactFlowProvider>
+  );
+}
+
+function EditorLayout({ endpoint }: { endpoint: Endpoint }) {
+  const store = useWorkshopStore();
+  const search = useRef<HTMLInputElement>(null);
+  const [testOpen, setTestOpen] = useState(false);
+  const { getNodes, fitView } = useReactFlow();
+  const actions = useWorkshopActions(endpoint.project_id, endpoint.id);
+  const dirty = useWorkshop(isDirty);
+  const blocker = useLeaveGuard(dirty);
+  useLiveDiagnostics();
+
+  const handlers = useMemo(() => ({ save: () => void actions.save(), deploy: () => void actions.deploy() }), [actions.save, actions.deploy]);
+  useWorkshopShortcuts(store, handlers, search);
+
+  const tidy = useCallback(async () => {
+    const sizes = new Map(getNodes().map((node) => [node.id, node.measured ?? {}]));
+    const positions = await tidyUp(store.getState().doc, sizes, elkLayouter());
+    store.getState().moveNodes(positions);
+    requestAnimationFrame(() => void fitView({ maxZoom: 1.2, duration: 200 }));
+  }, [store, getNodes, fitView]);
+
+  return (
+    <div className="workshop">
+      <WorkshopToolbar
+        endpoint={endpoint}
+        busy={actions.busy}
+        testOpen={testOpen}
+        onSave={handlers.save}
+        onDeploy={handlers.deploy}
+        onTidy={() => void tidy()}
+        onRollback={(version) => void actions.rollback(version)}
+        onToggleTest={() => setTestOpen(!testOpen)}
+      />
+      {actions.failure && (
+        <p className="ws-failure" role="alert">
+          {actions.failure}
+        </p>
+      )}
+      <div className="ws-main">
+        <ActionPool searchRef={search} />
+        <FlowCanvas />
+        <div className="ws-side">
+          <SettingsPanel />
+          {testOpen && <TestPanel onClose={() => setTestOpen(false)} />}
+        </div>
+      </div>
+      <ProblemsPanel />
+      {blocker.state === 'blocked' && <LeaveDialog blocker={blocker} />}
+    </div>
+  );
+}
