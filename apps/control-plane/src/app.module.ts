@@ -4,6 +4,7 @@ import { createLogger } from '@flowgate/platform';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ZodSerializerInterceptor } from 'nestjs-zod';
 import { LoggerModule } from 'nestjs-pino';
+import { ApiDescriptionModule } from './api-description/api-description.module';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { AuthModule } from './auth/auth.module';
 import { GlobalExceptionFilter } from './common/exception.filter';
@@ -45,6 +46,7 @@ export class AppModule {
         ProjectsModule,
         IntegrationsModule,
         EndpointsModule,
+        ApiDescriptionModule,
         ApiKeysModule,
         LogsModule,
         InternalModule,

@@ -151,15 +151,14 @@ describe('gateway: CORS for browser callers (real Redis and Kafka)', () => {
     expect(hidden.headers['access-control-allow-methods']).toBeUndefined();
   });
 
-  it('keeps 405 with Allow for a plain OPTIONS (no Access-Control-Request-Method)', async () => {
+  it('answers a plain OPTIONS (no Access-Control-Request-Method) with 204 and Allow, not as a preflight', async () => {
     const plain = await call(gateway.url, host, '/api/public', { method: 'OPTIONS' });
-    expect(plain.status).toBe(405);
-    expect(plain.headers.allow).toBe('GET');
+    expect(plain.status).toBe(204);
+    expect(plain.headers.allow).toBe('GET, HEAD, OPTIONS');
     expect(plain.headers['access-control-allow-methods']).toBeUndefined();
     const withOrigin = await call(gateway.url, host, '/orders', { method: 'OPTIONS', headers: { origin: ORIGIN } });
-    expect(withOrigin.status).toBe(405);
-    expect(withOrigin.json).toMatchObject({ success: false, code: 'method_not_allowed' });
-    expect(withOrigin.headers.allow).toBe('GET, POST, DELETE');
+    expect(withOrigin.status).toBe(204);
+    expect(withOrigin.headers.allow).toBe('GET, HEAD, POST, DELETE, OPTIONS');
     expect(withOrigin.headers['access-control-allow-methods']).toBeUndefined();
     expectReadableCrossOrigin(withOrigin);
   });

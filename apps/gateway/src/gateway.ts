@@ -15,6 +15,7 @@ import { refuseConnect } from './http/connect-method';
 import { GatewayResponse } from './http/gateway-response';
 import { HostResolver } from './http/host-resolver';
 import { InternalRoutes } from './http/internal-routes';
+import { OpenApiRoute } from './http/openapi-route';
 import { endSocketWithError } from './http/raw-answer';
 import { GatewayMetrics } from './metrics';
 import { RequestHandler } from './request-handler';
@@ -111,6 +112,7 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
       config.GATEWAY_MAX_BODY_BYTES,
       logger,
     ),
+    openApi: new OpenApiRoute(redis, logger),
     internal: new InternalRoutes({
       registry: metrics.registry,
       redis,

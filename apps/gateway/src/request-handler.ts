@@ -1,4 +1,3 @@
-import type { HttpMethod } from '@flowgate/contracts';
 import { runFlow, type FlowRequest, type FlowResult } from '@flowgate/flow-engine';
 import type { Logger } from '@flowgate/platform';
 import { randomUUID } from 'node:crypto';
@@ -14,6 +13,7 @@ import { sendJson, type GatewayResponse } from './http/gateway-response';
 import { hostHeaderOf } from './http/host-header';
 import type { HostResolver } from './http/host-resolver';
 import type { InternalRoutes } from './http/internal-routes';
+import { OPENAPI_PATH, type OpenApiRoute } from './http/openapi-route';
 import { parseBody, readRawBody } from './http/request-body';
 import type { GatewayMetrics } from './metrics';
 import type { RequestLogSink } from './request-log/request-log-sink';
@@ -26,6 +26,7 @@ export interface RequestHandlerDeps {
   auth: RequestAuthenticator;
   admin: AdminRoutes;
   internal: InternalRoutes;
+  openApi: OpenApiRoute;
   logs: RequestLogSink;
   metrics: GatewayMetrics;
   logger: Logger;
@@ -107,7 +108,8 @@ export class RequestHandler {
     res.logPath = path.length > MAX_LOGGED_PATH ? path.slice(0, MAX_LOGGED_PATH) : path;
     if (originOf(req.rawHeaders) !== undefined) allowCrossOrigin(res);
     if (req.method === 'OPTIONS' && preflightMethod(req) !== undefined && this.preflight(req, res, project, path)) return;
-    if (path.startsWith('/admin/')) return this.deps.admin.handle(req, res, project, path);
+    if (path === OPENAPI_PATH) return this.deps.openApi.handle(req, res, project);
+    if (path.startsWith('/admin/')) return this.answerAdmin(req, res, project, path);
     const routePath = routePathOf(path);
     const group = routePath === null ? undefined : project.routes.get(routePath);
     const route = group === undefined ? undefined : routeFor(group, req.method);
@@ -137,6 +139,13 @@ export class RequestHandler {
     return true;
   }
 
+  /** A plain OPTIONS on the admin key API says what it serves; the rest is the admin routes' own. */
+  private answerAdmin(req: IncomingMessage, res: GatewayResponse, project: LoadedProject, path: string): void {
+    const allow = req.method === 'OPTIONS' ? this.deps.admin.allowedMethods(path) : null;
+    if (allow === null) return this.deps.admin.handle(req, res, project, path);
+    answerOptions(res, `${allow}, OPTIONS`);
+  }
+
   private async authenticateThenDispatch(req: IncomingMessage, res: GatewayResponse, match: RouteMatch, level: AuthLevel): Promise<void> {
     if (await this.deps.auth.authenticate(req, res, match.project.id, level)) this.dispatch(req, res, match);
   }
@@ -145,13 +154,14 @@ export class RequestHandler {
     const { group, route } = match;
     if (group === undefined) return sendError(res, 'endpoint_not_found', `No endpoint at ${match.path}`);
     if (route === undefined) {
-      return sendError(res, 'method_not_allowed', `${match.path} accepts ${group.allow}`, { allow: group.allow });
+      if (req.method === 'OPTIONS') return answerOptions(res, group.allowHeader);
+      return sendError(res, 'method_not_allowed', `${match.path} accepts ${group.allow}`, { allow: group.allowHeader });
     }
     if (route.prepared === null) return sendError(res, 'flow_error', 'This endpoint could not be loaded; deploy it again');
     const method = req.method;
     try {
       const running =
-        method === 'GET' || method === 'DELETE'
+        method === 'GET' || method === 'DELETE' || method === 'HEAD'
           ? this.run(req, res, match.project, route, match.query, null)
           : this.readBodyThenRun(req, res, match.project, route, match.query);
       running?.catch((error: unknown) => internalError(res, this.deps.logger, error));
@@ -184,7 +194,8 @@ export class RequestHandler {
     body: unknown,
   ): Promise<void> | undefined {
     const request = new GatewayFlowRequest(
-      req.method ?? 'GET',
+      // HEAD answers as GET would: the flow sees GET.
+      req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET'),
       route.path,
       route.readsQuery && query !== '' ? new URLSearchParams(query) : NO_QUERY,
       body,
@@ -236,6 +247,13 @@ function refuseHost(res: GatewayResponse, host: undefined | null): void {
   sendError(res, 'invalid_request', host === null ? 'Send exactly one Host header' : 'Send a Host header naming the project');
 }
 
+/** A plain OPTIONS (not a CORS preflight) to a known path: what it serves, no body. */
+function answerOptions(res: GatewayResponse, allow: string): void {
+  if (res.headersSent || res.writableEnded) return;
+  res.writeHead(204, { allow });
+  res.end();
+}
+
 function projectNotFound(res: GatewayResponse): void {
   sendError(res, 'project_not_found', 'No project at this address');
 }
@@ -259,8 +277,9 @@ function routePathOf(path: string): string | null {
 }
 
 function routeFor(group: RouteGroup, method: string | undefined): LoadedRoute | undefined {
-  switch (method as HttpMethod) {
+  switch (method) {
     case 'GET':
+    case 'HEAD':
       return group.GET;
     case 'POST':
       return group.POST;

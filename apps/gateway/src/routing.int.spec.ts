@@ -115,10 +115,10 @@ describe('gateway: routing, bodies and flows (real Redis, Kafka and engine)', ()
   it('answers 405 with Allow for a method the path does not serve', async () => {
     const res = await call(gateway.url, host, '/hello', { method: 'POST', body: '{}' });
     expect(res.status).toBe(405);
-    expect(res.headers.allow).toBe('GET, DELETE');
+    expect(res.headers.allow).toBe('GET, HEAD, DELETE, OPTIONS');
     expect(res.json).toMatchObject({ success: false, code: 'method_not_allowed' });
     const patch = await call(gateway.url, host, '/echo', { method: 'PATCH' });
-    expect(patch.headers.allow).toBe('POST, PUT');
+    expect(patch.headers.allow).toBe('POST, PUT, OPTIONS');
   });
 
   it('parses JSON and form bodies and exposes headers', async () => {

@@ -44,7 +44,10 @@ export class ProjectsService {
     return this.toView(project);
   }
 
-  /** A name change is bookkeeping; a subdomain or require_auth change is published before the answer. */
+  /**
+   * A subdomain or require_auth change is published before the answer; a name change only
+   * rewrites the API description (the name is its title), nothing the gateways route by.
+   */
   async update(accountId: string, projectId: string, changes: ProjectChanges): Promise<ProjectView> {
     const current = await this.requireOwned(accountId, projectId);
     const data = { name: changes.name, subdomain: changes.subdomain, requireAuth: changes.require_auth };
@@ -53,7 +56,7 @@ export class ProjectsService {
       (data.requireAuth !== undefined && data.requireAuth !== current.requireAuth);
     const updated = servingChange
       ? await this.publication.changeServing({ projectId, accountId }, (tx) => this.projects.update(projectId, data, tx))
-      : await this.projects.update(projectId, { name: data.name });
+      : await this.publication.changeDescription({ projectId, accountId }, (tx) => this.projects.update(projectId, { name: data.name }, tx));
     return this.toView(updated);
   }
 

@@ -1,8 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { SecretBox } from '@flowgate/platform';
 import { AppError } from '../common/app-error';
+import { CONFIG, type ControlPlaneConfig } from '../config/control-plane.config';
 import type { Tx } from '../infrastructure/transaction';
 import { type LockedProject, PublicationRepository } from './publication.repository';
+import { buildApiDescription } from './api-description.builder';
 import { PublicationStore } from './publication.store';
 import { buildPublishedProject, type ProjectServingState, publishedKeyFields } from './published-project.builder';
 
@@ -31,6 +33,7 @@ export class PublicationService {
     private readonly repository: PublicationRepository,
     private readonly store: PublicationStore,
     private readonly secrets: SecretBox,
+    @Inject(CONFIG) private readonly config: ControlPlaneConfig,
   ) {}
 
   /** A new project: created and published in one transaction. */
@@ -55,6 +58,17 @@ export class PublicationService {
       const result = await change(tx, project);
       await this.repository.bumpRevision(tx, project.id);
       await this.publish(tx, project.id, { previousSubdomain: project.subdomain, announce: true });
+      return result;
+    });
+  }
+
+  /** A change that only the API description shows (the project's name): made, the description rewritten, committed. */
+  changeDescription<T>(scope: ProjectScope, change: (tx: Tx, project: LockedProject) => Promise<T>): Promise<T> {
+    return this.repository.transaction(async (tx) => {
+      const project = await this.lockOwned(tx, scope);
+      const result = await change(tx, project);
+      const state = await this.repository.loadServingState(tx, project.id);
+      if (state) await this.store.writeOpenApi(project.id, this.describe(state));
       return result;
     });
   }
@@ -120,7 +134,13 @@ export class PublicationService {
       previousSubdomain: options.previousSubdomain,
       announce: options.announce,
       keys: options.withKeys ? this.keyRecords(state) : undefined,
+      // Built here, once per change, not per request: the gateways and the dashboard serve this text.
+      openApi: this.describe(state),
     });
+  }
+
+  private describe(state: ProjectServingState): string {
+    return JSON.stringify(buildApiDescription(state, this.config.gatewayPublicUrl.replace('{subdomain}', state.subdomain)));
   }
 
   private keyRecords(state: ProjectServingState) {

@@ -21,6 +21,9 @@ import { PinoLogger } from 'nestjs-pino';
 import { AppError } from '../common/app-error';
 import { MetricsService } from '../health/metrics.service';
 
+/** How long a deletion waits for a replica's acknowledgement (cluster mode). */
+const REPLICATION_WAIT_MS = 500;
+
 export interface KeyRecord {
   keyHash: string;
   fields: Record<keyof PublishedApiKey, string>;
@@ -90,6 +93,7 @@ export class PublicationStore {
       return this.exec(this.announce(multi, change), 'project_delete');
     }
     await this.exec(multi, 'project_delete');
+    await this.replicated(projectKey(projectId));
     await this.exec(this.redis.multi().del(subdomainKey(subdomain)), 'project_delete');
     await this.exec(this.announce(this.redis.multi(), change), 'project_delete');
   }
@@ -100,6 +104,27 @@ export class PublicationStore {
 
   async removeKey(projectId: string, keyHash: string): Promise<void> {
     await this.exec(this.redis.multi().del(apiKeyRecordKey(projectId, keyHash), rateLimitKey(projectId, keyHash)), 'key_delete');
+    await this.replicated(apiKeyRecordKey(projectId, keyHash));
+  }
+
+  /**
+   * Cluster: waits (bounded) until a replica of the key's master has the deletion, so a
+   * failover right after the answer cannot bring a deleted key or project back. A master
+   * without a reachable replica is not waited for: losing it loses the slot's state, which
+   * the lost-state check republishes from PostgreSQL, where the deletion already is.
+   */
+  private async replicated(key: string): Promise<void> {
+    if (!isCluster(this.redis)) return;
+    const cluster = this.redis;
+    try {
+      const slot = Number(await cluster.cluster('KEYSLOT', key));
+      const owner = cluster.slots[slot]?.[0];
+      const master = cluster.nodes('master').find((node) => `${node.options.host}:${node.options.port}` === owner);
+      const acked = master ? Number(await master.wait(1, REPLICATION_WAIT_MS)) : 0;
+      if (acked < 1) this.logger.warn({ key_slot: slot }, 'no replica confirmed a deletion in time; it is on the master only');
+    } catch (error) {
+      this.logger.warn({ error: error instanceof Error ? error.message : String(error) }, 'could not wait for a replica to confirm a deletion');
+    }
   }
 
   /** `last_used_ms` that the gateway script writes into each key record (absent when unused). */

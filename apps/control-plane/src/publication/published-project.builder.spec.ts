@@ -2,6 +2,7 @@ import { buildPublishedProject, publishedKeyFields, type ProjectServingState } f
 
 const state: ProjectServingState = {
   id: 'p1',
+  name: 'Shop',
   subdomain: 'shop',
   requireAuth: true,
   revision: 7,

@@ -10,6 +10,8 @@ import type {
 /** What PostgreSQL holds about one project's serving state (read under the project's lock). */
 export interface ProjectServingState {
   id: string;
+  /** The project's name: the title of its API description. */
+  name: string;
   subdomain: string;
   requireAuth: boolean;
   revision: number;

@@ -27,8 +27,10 @@ export interface RouteGroup {
   PUT: LoadedRoute | undefined;
   PATCH: LoadedRoute | undefined;
   DELETE: LoadedRoute | undefined;
-  /** Value of the `Allow` header of a 405. */
+  /** The methods of the endpoints here (CORS preflight answers, 405 messages). */
   allow: string;
+  /** The `Allow` header of a 405 or an OPTIONS: with HEAD where GET is served, and OPTIONS. */
+  allowHeader: string;
 }
 
 /** A project as the hot path uses it: built once per configuration load. */
@@ -94,7 +96,7 @@ export function loadProject(published: PublishedProject, options: LoadProjectOpt
     const path = normaliseRoutePath(route.path);
     let group = routes.get(path);
     if (!group) {
-      group = { GET: undefined, POST: undefined, PUT: undefined, PATCH: undefined, DELETE: undefined, allow: '' };
+      group = { GET: undefined, POST: undefined, PUT: undefined, PATCH: undefined, DELETE: undefined, allow: '', allowHeader: '' };
       routes.set(path, group);
     }
     if (!METHODS.includes(route.method)) continue;
@@ -117,7 +119,11 @@ export function loadProject(published: PublishedProject, options: LoadProjectOpt
       prepared,
     };
   }
-  for (const group of routes.values()) group.allow = METHODS.filter((method) => group[method]).join(', ');
+  for (const group of routes.values()) {
+    const methods = METHODS.filter((method) => group[method]);
+    group.allow = methods.join(', ');
+    group.allowHeader = [...methods.flatMap((method) => (method === 'GET' ? ['GET', 'HEAD'] : [method])), 'OPTIONS'].join(', ');
+  }
   return {
     id: published.id,
     subdomain: published.subdomain.toLowerCase(),

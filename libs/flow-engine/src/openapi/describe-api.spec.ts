@@ -75,7 +75,7 @@ describe('describeApi', () => {
     ]);
     expect(op.requestBody).toBeUndefined();
     expect(op.security).toBeUndefined();
-    expect(Object.keys(op.responses)).toEqual(['200']);
+    expect(Object.keys(op.responses)).toEqual(['200', '500']);
     expect(responseSchema(op, 200)).toEqual({
       type: 'object',
       properties: {
@@ -113,7 +113,7 @@ describe('describeApi', () => {
       type: 'object',
       properties: { address: { type: 'string' }, email: { type: 'string' }, items: { type: 'string' } },
     });
-    expect(Object.keys(op.responses)).toEqual(['201', '400', '413', '415']);
+    expect(Object.keys(op.responses)).toEqual(['201', '400', '413', '415', '500']);
     expect(responseSchema(op, 400).properties.code).toEqual({ type: 'string', enum: ['invalid_json', 'invalid_request'] });
   });
 
@@ -142,7 +142,7 @@ describe('describeApi', () => {
     ]);
     await expectValid(doc);
     const find = operation(doc, '/find', 'get');
-    expect(Object.keys(find.responses)).toEqual(['200', '404']);
+    expect(Object.keys(find.responses)).toEqual(['200', '404', '500']);
     expect(responseSchema(find, 200)).toEqual({ type: 'object', properties: { id: { type: ['string', 'null'] } }, required: ['id'] });
     expect(find.responses['404'].description).toBe('No such order; Error returned by the flow');
     expect(responseSchema(find, 404)).toEqual({
@@ -214,18 +214,18 @@ describe('describeApi', () => {
     expect(operation(doc, '/public', 'get').security).toBeUndefined();
     const mine = operation(doc, '/mine', 'get');
     expect(mine.security).toEqual([{ apiKey: [] }]);
-    expect(Object.keys(mine.responses)).toEqual(['200', '401', '429']);
+    expect(Object.keys(mine.responses)).toEqual(['200', '401', '429', '500', '503']);
     expect(Object.keys(mine.responses['429'].headers)).toEqual(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After']);
     expect(Object.keys(mine.responses['200'].headers)).toEqual(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']);
     expect(responseSchema(mine, 401).properties.code).toEqual({ type: 'string', enum: ['invalid_api_key', 'missing_api_key'] });
     const admin = operation(doc, '/admin-only', 'get');
-    expect(Object.keys(admin.responses)).toEqual(['200', '401', '403', '429']);
+    expect(Object.keys(admin.responses)).toEqual(['200', '401', '403', '429', '500', '503']);
     expect(responseSchema(admin, 403).properties.code).toEqual({ type: 'string', const: 'insufficient_permission' });
     expect((doc.components as Json).securitySchemes.apiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
 
     const locked = document([{ flow: respond, settings: settings({ name: 'Public', method: 'GET', path: '/public' }) }], true);
     expect(operation(locked, '/public', 'get').security).toEqual([{ apiKey: [] }]);
-    expect(Object.keys(operation(locked, '/public', 'get').responses)).toEqual(['200', '401', '429']);
+    expect(Object.keys(operation(locked, '/public', 'get').responses)).toEqual(['200', '401', '429', '500', '503']);
   });
 
   it('groups methods under one path, keeps operation ids unique and paths without /api', async () => {
@@ -277,6 +277,8 @@ describe('describeApi', () => {
       summary: { type: ['string', 'null'] },
     });
     expect(responseSchema(op, 422).properties.code).toEqual({ type: 'string', const: 'unprocessable_entity' });
+    // Blocks that wait on other services may run into the flow's deadline.
+    expect(responseSchema(op, 504).properties.code).toEqual({ type: 'string', const: 'flow_timeout' });
   });
 
   it('is a valid document with no live endpoint', async () => {

@@ -1,3 +1,4 @@
+import { blockRegistry } from '../blocks/registry';
 import type { CompiledFlow } from '../compile/compiled-flow';
 import type { EndpointSettings } from '../schema/endpoint-settings.schema';
 import { bodySchemaOf, formSchemaOf } from './body-fields';
@@ -64,6 +65,12 @@ export function describeEndpoint(endpoint: DescribedEndpoint, options: { require
     addOutcome(outcomes, 401, { errorCodes: ['missing_api_key', 'invalid_api_key'], reasons: ['The API key is missing or not valid'], headers: ['WWW-Authenticate'] });
     if (key === 'admin') addOutcome(outcomes, 403, { errorCodes: ['insufficient_permission'], reasons: ['This endpoint needs an admin key'] });
     addOutcome(outcomes, 429, { errorCodes: ['rate_limited'], reasons: ["The key's requests per minute are used up"], headers: ['Retry-After'] });
+    addOutcome(outcomes, 503, { errorCodes: ['unavailable'], reasons: ['API keys cannot be verified right now; retry'], headers: ['Retry-After'] });
+  }
+  // Any block may fail on its input (text that does not decode, an image that is not one, …).
+  addOutcome(outcomes, 500, { errorCodes: ['flow_error'], reasons: ['A block of the flow failed'] });
+  if (compiled.blocks.some((block) => blockRegistry.get(block.type)?.definition.async)) {
+    addOutcome(outcomes, 504, { errorCodes: ['flow_timeout'], reasons: ['The flow did not finish in time'] });
   }
   operation.responses = responsesObject(outcomes, key !== 'none');
   return operation;

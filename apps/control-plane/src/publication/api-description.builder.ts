@@ -1,0 +1,25 @@
+import { describeApi, type CompiledFlow, type OpenApiDocument } from '@flowgate/flow-engine';
+import type { ProjectServingState } from './published-project.builder';
+
+/**
+ * The project's OpenAPI document, from the same serving state as its published document (the
+ * live versions), so what the gateways serve and what the document describes never differ.
+ */
+export function buildApiDescription(state: ProjectServingState, baseUrl: string): OpenApiDocument {
+  return describeApi({
+    title: state.name,
+    version: String(state.revision),
+    baseUrl,
+    requireAuth: state.requireAuth,
+    endpoints: state.routes.map((route) => ({
+      settings: {
+        name: route.name,
+        method: route.method,
+        path: route.path,
+        auth: route.auth,
+        query_params: Array.isArray(route.queryParams) ? (route.queryParams as Array<{ key: string; default: string | null }>) : [],
+      },
+      compiled: route.compiled as CompiledFlow,
+    })),
+  });
+}
