@@ -1,0 +1,68 @@
+/**
+ * The dashboard's Vite dev server (`npm start` / `npm run up`) must serve the SPA and nothing
+ * else of the repository: before `server.fs` was set, `/@fs/<repo>/.cache/dev-secrets.json`
+ * handed out the stack's encryption key and service token (issue 17 §2).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { freePort, waitUntil } from '../support/ports';
+
+jest.setTimeout(120_000);
+
+const ROOT = path.resolve(__dirname, '../..');
+// A stand-in beside the real `.cache/dev-secrets.json` (never written here: a running stack reads it).
+const planted = `.cache/test-secret-${randomBytes(4).toString('hex')}.json`;
+
+describe('dashboard dev server: only what the SPA needs', () => {
+  let vite: ChildProcess;
+  let base: string;
+  let output = '';
+
+  beforeAll(async () => {
+    mkdirSync(path.join(ROOT, '.cache'), { recursive: true });
+    writeFileSync(path.join(ROOT, planted), '{"encryptionKey":"planted-by-the-test"}\n');
+    const port = await freePort();
+    base = `http://localhost:${port}`;
+    vite = spawn(process.execPath, [path.join(ROOT, 'node_modules/vite/bin/vite.js'), '--port', String(port), '--strictPort'], {
+      cwd: path.join(ROOT, 'apps/dashboard'),
+      env: { ...process.env, VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    vite.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    vite.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    await waitUntil(`the Vite dev server on ${base}`, async () => {
+      if (vite.exitCode !== null) throw new Error(`vite exited: ${output}`);
+      return (await fetch(base).then((res) => res.status).catch(() => 0)) === 200;
+    }, 60_000);
+  });
+
+  afterAll(() => {
+    vite?.kill('SIGTERM');
+    rmSync(path.join(ROOT, planted), { force: true });
+  });
+
+  const status = (url: string) => fetch(`${base}${url}`).then(async (res) => ({ status: res.status, body: await res.text() }));
+
+  it('refuses the stack secrets and other repository files by absolute path', async () => {
+    const stackSecrets = existsSync(path.join(ROOT, '.cache/dev-secrets.json')) ? ['.cache/dev-secrets.json'] : [];
+    for (const file of [planted, ...stackSecrets, 'package.json', 'apps/control-plane/src/main.ts', 'libs/db/src/index.ts', '.git/config']) {
+      for (const query of ['', '?raw', '?import']) {
+        const answer = await status(`/@fs${ROOT}/${file}${query}`);
+        expect({ file, query, status: answer.status }).toEqual({ file, query, status: 403 });
+        expect(answer.body).not.toContain('encryptionKey');
+      }
+    }
+  });
+
+  it('still serves the app, the libraries it imports and its packages', async () => {
+    const page = await status('/');
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('<div id="root">');
+    for (const file of ['apps/dashboard/src/main.tsx', 'libs/contracts/src/index.ts', 'libs/flow-engine/src/index.ts', 'node_modules/react/index.js']) {
+      expect({ file, status: (await status(`/@fs${ROOT}/${file}`)).status }).toEqual({ file, status: 200 });
+    }
+    expect((await status('/src/main.tsx')).status).toBe(200);
+  });
+});
