@@ -142,7 +142,7 @@ describe('API description: control plane → Redis → every gateway', () => {
       expect(res.text).toBe(fromDashboard.text);
     }
     const doc = served[0]!.json as Json;
-    const result = await validate(structuredClone(doc));
+    const result = await validate(structuredClone(doc) as Parameters<typeof validate>[0]);
     expect(result.valid ? [] : result.errors).toEqual([]);
     expect(doc.servers).toEqual([{ url: project.base_url }]);
     expect(Object.fromEntries(Object.entries(doc.paths as Json).map(([path, item]) => [path, Object.keys(item)]))).toEqual({

@@ -25,15 +25,8 @@ export class RequestAuthenticator {
   ) {}
 
   async authenticate(req: IncomingMessage, res: GatewayResponse, projectId: string, level: AuthLevel): Promise<boolean> {
-    const key = bearerToken(req.headers.authorization);
-    if (key === '') {
-      sendError(res, 'missing_api_key', 'This endpoint needs an API key: send Authorization: Bearer <key>', CHALLENGE);
-      return false;
-    }
-    if (key === null || !wellFormed(key)) {
-      sendError(res, 'invalid_api_key', 'The API key is not valid', CHALLENGE);
-      return false;
-    }
+    const key = presentedKey(req, res);
+    if (key === null) return false;
     let check;
     try {
       check = await this.keys.check(key, projectId, level === 2 ? 'admin' : 'user');
@@ -43,7 +36,7 @@ export class RequestAuthenticator {
       return false;
     }
     if (check.outcome === 'invalid') {
-      sendError(res, 'invalid_api_key', 'The API key is not valid', CHALLENGE);
+      invalidKey(res);
       return false;
     }
     res.keyId = check.keyId;
@@ -66,6 +59,24 @@ export class RequestAuthenticator {
   private warnRedis(error: unknown): void {
     if (this.redisWarning.ready()) this.logger.warn({ err: error }, 'Redis unavailable: keyed requests answered 503');
   }
+}
+
+/** The well-formed key the request carries; null once a 401 (missing or malformed key) is answered. */
+export function presentedKey(req: IncomingMessage, res: GatewayResponse): string | null {
+  const key = bearerToken(req.headers.authorization);
+  if (key === '') {
+    sendError(res, 'missing_api_key', 'This endpoint needs an API key: send Authorization: Bearer <key>', CHALLENGE);
+    return null;
+  }
+  if (key === null || !wellFormed(key)) {
+    invalidKey(res);
+    return null;
+  }
+  return key;
+}
+
+export function invalidKey(res: GatewayResponse): void {
+  sendError(res, 'invalid_api_key', 'The API key is not valid', CHALLENGE);
 }
 
 /** The key of `Bearer <key>` (scheme case-insensitive); '' when absent or empty; null for another scheme. */

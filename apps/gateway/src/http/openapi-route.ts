@@ -1,8 +1,8 @@
-import { apiKeyRecordKey, isWellFormedApiKey, openApiKey } from '@flowgate/contracts';
+import { apiKeyRecordKey, openApiKey } from '@flowgate/contracts';
 import type { Logger } from '@flowgate/platform';
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { bearerToken } from '../auth/request-authenticator';
+import { invalidKey, presentedKey } from '../auth/request-authenticator';
 import type { LoadedProject } from '../config-cache/loaded-project';
 import { Throttle } from '../throttle';
 import { answerPreflight, preflightMethod } from './cors';
@@ -11,7 +11,6 @@ import type { GatewayResponse } from './gateway-response';
 
 export const OPENAPI_PATH = '/_openapi.json';
 const ALLOW = 'GET, HEAD, OPTIONS';
-const CHALLENGE = { 'www-authenticate': 'Bearer' };
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** The two reads this route makes (a single Redis and a Redis Cluster client both have them). */
@@ -67,15 +66,8 @@ export class OpenApiRoute {
 
   /** Any key of the project (user or admin); answers the refusal itself. */
   private async keyAccepted(req: IncomingMessage, res: GatewayResponse, projectId: string): Promise<boolean> {
-    const key = bearerToken(req.headers.authorization);
-    if (key === '') {
-      sendError(res, 'missing_api_key', 'This project needs an API key: send Authorization: Bearer <key>', CHALLENGE);
-      return false;
-    }
-    if (key === null || !isWellFormedApiKey(key)) {
-      sendError(res, 'invalid_api_key', 'The API key is not valid', CHALLENGE);
-      return false;
-    }
+    const key = presentedKey(req, res);
+    if (key === null) return false;
     const hash = createHash('sha256').update(key).digest('hex');
     let record: Array<string | null>;
     try {
@@ -85,7 +77,7 @@ export class OpenApiRoute {
       return false;
     }
     if (record[0] !== projectId) {
-      sendError(res, 'invalid_api_key', 'The API key is not valid', CHALLENGE);
+      invalidKey(res);
       return false;
     }
     res.keyId = record[1] ?? null;
