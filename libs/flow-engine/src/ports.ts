@@ -45,6 +45,27 @@ export interface ImagePort {
   manipulate(request: { image_url: string; operation: ImageOperation; value: number }, signal: AbortSignal): Promise<string>;
 }
 
+/** A Match Regex run handed to another thread (`runRegexTask` there). */
+export interface RegexTask {
+  pattern: string;
+  flags: string;
+  input: string;
+  maxResultChars: number;
+}
+
+export type RegexOutcome =
+  | { ok: true; result: { matches: string[]; captures: Array<string | null>; isMatch: boolean; [group: string]: unknown } }
+  | { ok: false; reason: 'invalid_pattern' | 'too_large'; message: string };
+
+export interface RegexPort {
+  /**
+   * Runs a regular expression off the event loop (a worker thread), for patterns and texts
+   * large enough that matching could take long. The signal fires at the deadline; the
+   * implementation stops the work then.
+   */
+  match(task: RegexTask, signal: AbortSignal): Promise<RegexOutcome>;
+}
+
 export interface TextGenerationPort {
   generate(
     request: { prompt: string; model: string | null; temperature: number | null; max_tokens: number | null },
@@ -84,6 +105,8 @@ export class IntegrationError extends Error {
 export interface FlowPorts {
   http?: HttpPort;
   images?: ImagePort;
+  /** Without it every Match Regex runs on the calling thread. */
+  regex?: RegexPort;
   textGeneration?: TextGenerationPort;
   email?: EmailPort;
   /** Injectable for tests; default `() => new Date()`. */

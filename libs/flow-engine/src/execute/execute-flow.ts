@@ -1,22 +1,18 @@
 import type { FlowPorts } from '../ports';
-import { BlockFailure, RunInterrupted } from '../runtime/run-errors';
+import { FairScheduler, type FlowScheduler } from '../runtime/fair-scheduler';
+import { DEFAULT_FLOW_LIMITS } from '../runtime/flow-limits';
+import { BlockFailure, RunInterrupted, ValueTooLarge } from '../runtime/run-errors';
 import type { ExecuteOptions, FlowRequest, FlowResult } from '../runtime/flow-io';
-import type { FlowRun } from '../runtime/flow-run';
+import { FIRST_SLICE_MS, type FlowRun } from '../runtime/flow-run';
 import type { PreparedFlow, Step } from './prepare-flow';
 
 /** Above this, `deadlineMs` is an absolute `Date.now()` timestamp rather than a budget. */
 const ABSOLUTE_DEADLINE_THRESHOLD = 1e12;
 
 /**
- * Synchronous blocks are linear in their input, so reading the clock after every one of them
- * would cost more than it protects: it is read after every few, and around every port call.
- */
-const BLOCKS_PER_CLOCK_READING = 4;
-
-/**
- * Runs a prepared flow. Never rejects: every failure becomes an error result. Synchronous
- * blocks run in a plain loop; the first block that calls a port switches to an async
- * continuation, so a flow without such blocks awaits nothing.
+ * Runs a prepared flow. Never rejects: every failure becomes an error result. Blocks run in a
+ * plain loop; a flow goes asynchronous only when a block returns a promise (a port call) or
+ * when it has used up its slice of the event loop (see `runFlow`).
  */
 export function executeFlow(flow: PreparedFlow, request: FlowRequest, ports: FlowPorts, options: ExecuteOptions = {}): Promise<FlowResult> {
   const result = runFlow(flow, request, ports, options);
@@ -24,24 +20,29 @@ export function executeFlow(flow: PreparedFlow, request: FlowRequest, ports: Flo
 }
 
 /**
- * `executeFlow` without the promise when the flow finished synchronously (no block called a
- * port): the result itself, so that a server can answer within the same call. A promise
- * (which never rejects) otherwise.
+ * `executeFlow` without the promise when the flow finished synchronously: the result itself,
+ * so that a server can answer within the same call. A promise (which never rejects) otherwise.
+ *
+ * The clock is read after every block. A run that has held the event loop for its first slice
+ * goes on in slices handed out by the scheduler, after other requests had their turn; every
+ * reading also checks the deadline and the CPU budget.
  */
 export function runFlow(flow: PreparedFlow, request: FlowRequest, ports: FlowPorts, options: ExecuteOptions = {}): FlowResult | Promise<FlowResult> {
   let step: Step | null = null;
   try {
     if (options.signal?.aborted) return interrupted(new RunInterrupted('cancelled'), null);
-    const run = flow.startRun(request, ports, deadlineAt(options.deadlineMs), options.signal);
+    const run = flow.startRun(request, ports, {
+      limits: options.limits ?? DEFAULT_FLOW_LIMITS,
+      scheduler: options.scheduler ?? defaultScheduler(),
+      deadlineAt: deadlineAt(options.deadlineMs),
+      signal: options.signal,
+    });
     step = flow.entry;
-    let untilClock = BLOCKS_PER_CLOCK_READING;
     while (step !== null) {
-      if (step.async) return continueAsync(run, step);
-      step = advance(step, step.execute(run));
-      if (--untilClock === 0 && step !== null) {
-        untilClock = BLOCKS_PER_CLOCK_READING;
-        if (run.deadlineAt !== Infinity && Date.now() >= run.deadlineAt) return interrupted(new RunInterrupted('deadline'), step);
-      }
+      const outcome = step.execute(run);
+      if (outcome instanceof Promise) return continueAsync(run, step, outcome);
+      step = advance(step, outcome);
+      if (step !== null && run.sliceUsedUp()) return continueAsync(run, step, null);
     }
     return run.result ?? emptyResponse();
   } catch (error) {
@@ -49,13 +50,19 @@ export function runFlow(flow: PreparedFlow, request: FlowRequest, ports: FlowPor
   }
 }
 
-async function continueAsync(run: FlowRun, first: Step): Promise<FlowResult> {
-  let step: Step | null = first;
+/**
+ * Goes on from `step`: awaiting its pending outcome first when it has one, else after waiting
+ * for the next slice. Time spent waiting (for a port or a slice) is not counted as CPU.
+ */
+async function continueAsync(run: FlowRun, from: Step, pending: Promise<unknown> | null): Promise<FlowResult> {
+  let step: Step | null = from;
   try {
+    if (pending !== null) step = advance(from, await settle(run, pending));
+    else await nextSlice(run);
     while (step !== null) {
-      const outcome: unknown = step.async ? await run.interruptor().race(step.execute(run) as Promise<unknown>) : step.execute(run);
-      step = advance(step, outcome);
-      if (run.deadlineAt !== Infinity && step !== null && Date.now() >= run.deadlineAt) throw new RunInterrupted('deadline');
+      const outcome = step.execute(run);
+      step = advance(step, outcome instanceof Promise ? await settle(run, outcome) : outcome);
+      if (step !== null && run.sliceUsedUp()) await nextSlice(run);
     }
     return run.result ?? emptyResponse();
   } catch (error) {
@@ -65,7 +72,27 @@ async function continueAsync(run: FlowRun, first: Step): Promise<FlowResult> {
   }
 }
 
+/**
+ * A port call's outcome, raced against the deadline. The run goes on as the answer arrives,
+ * like a new request: in a first slice.
+ */
+async function settle(run: FlowRun, pending: Promise<unknown>): Promise<unknown> {
+  run.endSlice();
+  const outcome = await run.interruptor().race(pending);
+  run.startSlice(FIRST_SLICE_MS);
+  return outcome;
+}
+
+async function nextSlice(run: FlowRun): Promise<void> {
+  run.endSlice();
+  const interruptor = run.interruptor();
+  run.startSlice(await interruptor.race(run.scheduler.turn(interruptor.signal)));
+}
+
 const advance = (step: Step, outcome: unknown): Step | null => (step.flow === 'branch' && outcome !== true ? step.whenFalse : step.next);
+
+let sharedScheduler: FairScheduler | null = null;
+const defaultScheduler = (): FlowScheduler => (sharedScheduler ??= new FairScheduler({ maxSliceMs: DEFAULT_FLOW_LIMITS.sliceMs }));
 
 function deadlineAt(deadlineMs: number | undefined): number {
   if (deadlineMs === undefined || !Number.isFinite(deadlineMs)) return Infinity;
@@ -78,16 +105,23 @@ const emptyResponse = (): FlowResult => ({ type: 'response', status: 200, body: 
 function failure(error: unknown, step: Step | null): FlowResult {
   if (error instanceof RunInterrupted) return interrupted(error, step);
   const where = step === null ? 'The flow' : `${step.label} (${step.id})`;
+  const node_id = step?.id ?? null;
+  if (error instanceof ValueTooLarge) return { type: 'error', status: 422, code: 'value_too_large', message: `${where}: ${error.message}`, node_id };
   const message =
     error instanceof BlockFailure
       ? `${where}: ${error.message}`
       : `${where}: failed unexpectedly${error instanceof Error && error.message ? ` (${error.message})` : ''}`;
-  return { type: 'error', status: 500, code: 'flow_error', message, node_id: step?.id ?? null };
+  return { type: 'error', status: 500, code: 'flow_error', message, node_id };
 }
 
 function interrupted(error: RunInterrupted, step: Step | null): FlowResult {
   const node_id = step?.id ?? null;
-  return error.reason === 'deadline'
-    ? { type: 'error', status: 504, code: 'flow_timeout', message: 'The flow did not finish before its deadline.', node_id }
-    : { type: 'error', status: 503, code: 'unavailable', message: 'The request was cancelled before the flow finished.', node_id };
+  switch (error.reason) {
+    case 'deadline':
+      return { type: 'error', status: 504, code: 'flow_timeout', message: 'The flow did not finish before its deadline.', node_id };
+    case 'cpu_budget':
+      return { type: 'error', status: 504, code: 'flow_cpu_exceeded', message: 'The flow used more processing time than a request may use.', node_id };
+    case 'cancelled':
+      return { type: 'error', status: 503, code: 'unavailable', message: 'The request was cancelled before the flow finished.', node_id };
+  }
 }

@@ -3,7 +3,7 @@ import { blockRegistry } from '../blocks/registry';
 import { compiledFlowSchema, type CompiledFlow } from '../compile/compiled-flow';
 import type { FlowPorts } from '../ports';
 import type { FlowRequest } from '../runtime/flow-io';
-import { FlowRun } from '../runtime/flow-run';
+import { FlowRun, type RunBounds } from '../runtime/flow-run';
 import { ResolverFactory, type SlotTable } from '../template/template-resolver';
 
 /** One block ready to run, linked to the block(s) after it. */
@@ -33,8 +33,8 @@ export class PreparedFlow {
   ) {}
 
   /** Query parameters: the request's value, else the default, else null; others are ignored. */
-  startRun(request: FlowRequest, ports: FlowPorts, deadlineAt: number, signal: AbortSignal | undefined): FlowRun {
-    const run = new FlowRun(request, ports, this.slotCount, deadlineAt, signal);
+  startRun(request: FlowRequest, ports: FlowPorts, bounds: RunBounds): FlowRun {
+    const run = new FlowRun(request, ports, this.slotCount, bounds);
     for (let i = 0; i < this.params.length; i++) {
       const { slot, key, fallback } = this.params[i];
       const value = request.query.get(key);

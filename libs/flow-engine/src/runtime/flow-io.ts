@@ -1,3 +1,6 @@
+import type { FlowScheduler } from './fair-scheduler';
+import type { FlowLimits } from './flow-limits';
+
 /** What the gateway hands the engine for one request. */
 export interface FlowRequest {
   method: string;
@@ -12,7 +15,11 @@ export interface FlowRequest {
 export type FlowResult =
   /** A Respond block answered; a flow that ends without one answers `{ status: 200, body: {} }`. */
   | { type: 'response'; status: number; body: unknown }
-  /** Return Error (its own status and code), a failing block (`flow_error`, 500), the deadline (`flow_timeout`, 504). */
+  /**
+   * Return Error (its own status and code), a failing block (`flow_error`, 500), a value over
+   * the limits (`value_too_large`, 422), the deadline (`flow_timeout`, 504), the CPU budget
+   * (`flow_cpu_exceeded`, 504).
+   */
   | { type: 'error'; status: number; code: string; message: string; node_id: string | null };
 
 export interface ExecuteOptions {
@@ -23,4 +30,11 @@ export interface ExecuteOptions {
   deadlineMs?: number;
   /** Cancels the run (e.g. the client went away); the result is then `unavailable`, 503. */
   signal?: AbortSignal;
+  /** Default `DEFAULT_FLOW_LIMITS`. Pass one object for every run (it is not copied). */
+  limits?: FlowLimits;
+  /**
+   * Where a run whose slice is used up waits for its next one; share one per process.
+   * Default: one `FairScheduler` per process, deferring with `setTimeout(…, 0)`.
+   */
+  scheduler?: FlowScheduler;
 }

@@ -1,25 +1,60 @@
 import type { FlowPorts } from '../ports';
+import type { FlowScheduler } from './fair-scheduler';
+import type { FlowLimits } from './flow-limits';
 import type { FlowRequest, FlowResult } from './flow-io';
 import { Interrupt } from './interrupt';
+import { RunInterrupted, ValueTooLarge } from './run-errors';
+import { formatCount, valueSize } from './value-size';
 
-/** The state of one execution: variable slots, the request, the outcome. */
+/** How a run is bounded: its limits, and the queue it waits in when its slice is used up. */
+export interface RunBounds {
+  limits: FlowLimits;
+  scheduler: FlowScheduler;
+  /** Epoch milliseconds, or Infinity. */
+  deadlineAt: number;
+  signal: AbortSignal | undefined;
+}
+
+/**
+ * A request's first slice, run as it arrives: ordinary flows finish in tens of microseconds;
+ * a longer one goes on in scheduled slices, so many arrivals in one turn of the loop cannot add up.
+ */
+export const FIRST_SLICE_MS = 1;
+
+const clock = (): number => performance.now();
+
+/** The state of one execution: variable slots, the request, the outcome, the time it used. */
 export class FlowRun {
   /** Query parameters first, then variables; the slot table is fixed by `prepareFlow`. */
   readonly vars: unknown[];
   /** Set by Respond / Return Error; null while the flow runs. */
   result: FlowResult | null = null;
+  readonly limits: FlowLimits;
+  readonly scheduler: FlowScheduler;
+  /** Epoch milliseconds, or Infinity. */
+  readonly deadlineAt: number;
+  /** Time on the event loop used by the slices that ended. */
+  cpuUsedMs = 0;
+  private readonly deadlineTick: number;
+  private sliceStart: number;
+  private sliceMs = FIRST_SLICE_MS;
   private time: Date | null = null;
   private interrupt: Interrupt | null = null;
+  private readonly externalSignal: AbortSignal | undefined;
 
   constructor(
     readonly request: FlowRequest,
     readonly ports: FlowPorts,
     slotCount: number,
-    /** Epoch milliseconds, or Infinity. */
-    readonly deadlineAt: number,
-    private readonly externalSignal: AbortSignal | undefined,
+    bounds: RunBounds,
   ) {
     this.vars = new Array<unknown>(slotCount).fill(null);
+    this.limits = bounds.limits;
+    this.scheduler = bounds.scheduler;
+    this.deadlineAt = bounds.deadlineAt;
+    this.externalSignal = bounds.signal;
+    this.sliceStart = clock();
+    this.deadlineTick = bounds.deadlineAt === Infinity ? Infinity : this.sliceStart + (bounds.deadlineAt - Date.now());
   }
 
   /** One clock reading per run, so `{current_time}` and `{current_date}` agree. */
@@ -40,6 +75,44 @@ export class FlowRun {
   interruptor(): Interrupt {
     if (this.interrupt === null) this.interrupt = new Interrupt(this.deadlineAt, this.externalSignal);
     return this.interrupt;
+  }
+
+  /**
+   * Read after every block: true once the slice is used up (the run should let others go
+   * first); throws `RunInterrupted` when the deadline passed or the CPU budget ran out.
+   */
+  sliceUsedUp(): boolean {
+    const now = clock();
+    if (now >= this.deadlineTick) throw new RunInterrupted('deadline');
+    const used = now - this.sliceStart;
+    if (this.cpuUsedMs + used >= this.limits.cpuBudgetMs) throw new RunInterrupted('cpu_budget');
+    return used >= this.sliceMs;
+  }
+
+  startSlice(sliceMs: number): void {
+    this.sliceStart = clock();
+    this.sliceMs = sliceMs;
+  }
+
+  endSlice(): void {
+    this.cpuUsedMs += clock() - this.sliceStart;
+    this.scheduler.sliceEnded();
+  }
+
+  /**
+   * Throws `ValueTooLarge` when `size` characters are more than a value may hold. (A size
+   * measured by `valueSize` stops counting past the limit, hence "at least".)
+   */
+  fit(size: number, what = 'result'): void {
+    if (size > this.limits.maxValueChars) {
+      throw new ValueTooLarge(`the ${what} would be at least ${formatCount(size)} characters; the limit is ${formatCount(this.limits.maxValueChars)}`);
+    }
+  }
+
+  /** `fit` for a value already made (text, list or object). */
+  fitValue(value: unknown, what = 'result'): void {
+    if (typeof value === 'string') this.fit(value.length, what);
+    else if (value !== null && typeof value === 'object') this.fit(valueSize(value, this.limits.maxValueChars), what);
   }
 
   dispose(): void {

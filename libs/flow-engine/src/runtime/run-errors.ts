@@ -10,10 +10,28 @@ export class BlockFailure extends Error {
   }
 }
 
-/** Why a run stopped before it finished: its deadline passed, or the caller cancelled it. */
+/**
+ * Thrown when a block would produce (or read) more than the run's limits allow; the executor
+ * turns it into a 422 `value_too_large` result naming the block:
+ * "Manipulate Text (n7): the result would be 2,097,152 characters; the limit is 1,048,576".
+ */
+export class ValueTooLarge extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ValueTooLarge';
+  }
+}
+
+const INTERRUPTIONS = {
+  deadline: 'The flow did not finish before its deadline',
+  cancelled: 'The flow was cancelled',
+  cpu_budget: 'The flow used up its CPU budget',
+} as const;
+
+/** Why a run stopped before it finished: its deadline passed, its CPU budget ran out, or the caller cancelled it. */
 export class RunInterrupted extends Error {
-  constructor(readonly reason: 'deadline' | 'cancelled') {
-    super(reason === 'deadline' ? 'The flow did not finish before its deadline' : 'The flow was cancelled');
+  constructor(readonly reason: keyof typeof INTERRUPTIONS) {
+    super(INTERRUPTIONS[reason]);
     this.name = 'RunInterrupted';
   }
 }

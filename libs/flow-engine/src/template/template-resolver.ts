@@ -2,6 +2,7 @@ import { setOwn } from '../json';
 import type { FlowRun } from '../runtime/flow-run';
 import { lookupPath, toPathSegments } from './path-lookup';
 import type { Reference, TemplateAst } from './template-ast';
+import { valueSize } from '../runtime/value-size';
 import { toText } from './to-text';
 
 export type Resolver<T = unknown> = (run: FlowRun) => T;
@@ -33,22 +34,37 @@ export class ResolverFactory {
       case 'object': {
         const keys = ast.entries.map(([key]) => key);
         const values = ast.entries.map(([, item]) => this.value(item));
+        // Each part is within the limit; many parts referring to large values would not be.
+        const keysSize = keys.reduce((size, key) => size + key.length + 4, 2);
         if (!keys.includes('__proto__')) {
           return (run) => {
             const object: Record<string, unknown> = {};
-            for (let i = 0; i < keys.length; i++) object[keys[i]] = values[i](run);
+            let size = keysSize;
+            for (let i = 0; i < keys.length; i++) size += sizeWithin(run, (object[keys[i]] = values[i](run)), size);
             return object;
           };
         }
         return (run) => {
           const object: Record<string, unknown> = {};
-          for (let i = 0; i < keys.length; i++) setOwn(object, keys[i], values[i](run));
+          let size = keysSize;
+          for (let i = 0; i < keys.length; i++) {
+            const value = values[i](run);
+            size += sizeWithin(run, value, size);
+            setOwn(object, keys[i], value);
+          }
           return object;
         };
       }
       case 'array': {
         const items = ast.items.map((item) => this.value(item));
-        return (run) => items.map((item) => item(run));
+        return (run) => {
+          let size = 2 + items.length;
+          return items.map((item) => {
+            const value = item(run);
+            size += sizeWithin(run, value, size);
+            return value;
+          });
+        };
       }
     }
   }
@@ -78,11 +94,18 @@ export class ResolverFactory {
     if (references.length === 1) {
       const [before, after] = literals;
       const [reference] = references;
-      return (run) => before + toText(reference(run)) + after;
+      const fixed = before.length + after.length;
+      return (run) => {
+        const text = textWithin(run, reference(run), fixed);
+        return before + text + after;
+      };
     }
+    // Checked part by part: `{local.v}{local.v}` doubles, and the doubling stops at the limit
+    // before the text is made (joining texts is cheap; reading the joined text later is not).
     return (run) => {
       let text = literals[0];
-      for (let i = 0; i < references.length; i++) text += toText(references[i](run)) + literals[i + 1];
+      for (let i = 0; i < references.length; i++) text += textWithin(run, references[i](run), text.length) + literals[i + 1];
+      run.fit(text.length, 'text');
       return text;
     };
   }
@@ -126,6 +149,26 @@ export class ResolverFactory {
         throw new Error(`Reference {${ref.text}} is not valid`);
     }
   }
+}
+
+/** The size `value` adds to a list or object of `sizeSoFar`; throws once the whole is over the limit. */
+function sizeWithin(run: FlowRun, value: unknown, sizeSoFar: number): number {
+  const limit = run.limits.maxValueChars;
+  const size = typeof value === 'string' ? value.length + 2 : valueSize(value, limit - sizeSoFar);
+  run.fit(sizeSoFar + size, 'value');
+  return size;
+}
+
+/** `value` as text, when it fits beside `sizeSoFar` characters; a list or object is measured before it is written out. */
+function textWithin(run: FlowRun, value: unknown, sizeSoFar: number): string {
+  if (typeof value === 'string') {
+    run.fit(sizeSoFar + value.length, 'text');
+    return value;
+  }
+  if (value !== null && typeof value === 'object') run.fit(sizeSoFar + valueSize(value, run.limits.maxValueChars - sizeSoFar), 'text');
+  const text = toText(value);
+  run.fit(sizeSoFar + text.length, 'text');
+  return text;
 }
 
 /** Repeated headers (node:http gives arrays for a few) read as one comma-separated value. */

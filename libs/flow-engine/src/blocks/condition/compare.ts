@@ -38,7 +38,14 @@ function order(left: unknown, right: unknown): number | null {
 /** Text contains text; a list contains an equal item; an object contains a key. */
 function contains(left: unknown, right: unknown): boolean {
   if (typeof left === 'string') return left.includes(toText(right));
-  if (Array.isArray(left)) return left.some((item) => looselyEqual(item, right));
+  if (Array.isArray(left)) {
+    // An object or list is written out once, not once per item (a long list of objects would otherwise cost items × size).
+    if (right !== null && typeof right === 'object') {
+      const json = JSON.stringify(right);
+      return left.some((item) => item !== null && typeof item === 'object' && JSON.stringify(item) === json);
+    }
+    return left.some((item) => looselyEqual(item, right));
+  }
   if (left !== null && typeof left === 'object') return hasOwn(left, toText(right));
   return false;
 }

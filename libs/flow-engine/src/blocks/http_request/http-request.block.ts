@@ -129,6 +129,8 @@ async function send(run: FlowRun, request: OutboundRequest | null): Promise<Http
   if (!http) return failed('egress_blocked');
   try {
     const response = await http.request(request, run.signal);
+    // Like a body over the egress limit: the flow goes on and can tell (`{NAME.error}`).
+    if (response.body.length > run.limits.maxValueChars) return failed('response_too_large');
     return { status: response.status, headers: response.headers, body: readBody(response), error: null };
   } catch (error) {
     // At the deadline the whole flow stops; the executor reports it.

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { FlowRun } from '../../runtime/flow-run';
 import { defineBlock, textSource, type ConfigKit, type KitMode } from '../block-definition';
 import { refField, textOutput } from '../shared/fields';
 
@@ -29,6 +30,30 @@ type ManipulateTextConfig = z.output<ReturnType<typeof config<'compiled'>>>;
 
 const WHITESPACE = /\s+/g;
 
+function fitted(run: FlowRun, text: string): string {
+  run.fit(text.length);
+  return text;
+}
+
+/** The JSON length of `text` split by `separator` (`"a","b"`), counted before the list is made. */
+function splitSize(text: string, separator: string): number {
+  let pieces = 1;
+  if (separator === '') {
+    // One piece per code point: a surrogate pair stays whole.
+    let pairs = 0;
+    for (let i = 0; i < text.length - 1; i++) {
+      const code = text.charCodeAt(i);
+      if (code >= 0xd800 && code <= 0xdbff) {
+        pairs++;
+        i++;
+      }
+    }
+    return 2 + 3 * (text.length - pairs) + text.length;
+  }
+  for (let at = text.indexOf(separator); at !== -1; at = text.indexOf(separator, at + separator.length)) pieces++;
+  return 2 + 3 * pieces + text.length - (pieces - 1) * separator.length;
+}
+
 export const manipulateTextBlock = defineBlock<ManipulateTextConfig>({
   type: 'manipulate_text',
   label: 'Manipulate Text',
@@ -45,13 +70,14 @@ export const manipulateTextBlock = defineBlock<ManipulateTextConfig>({
       return ast === undefined ? () => '' : context.text(ast);
     };
     switch (config.operation) {
+      // Case mapping can lengthen text (ß → SS, at most three for one): checked on the result.
       case 'uppercase':
         return (run) => {
-          run.vars[slot] = input(run).toUpperCase();
+          run.vars[slot] = fitted(run, input(run).toUpperCase());
         };
       case 'lowercase':
         return (run) => {
-          run.vars[slot] = input(run).toLowerCase();
+          run.vars[slot] = fitted(run, input(run).toLowerCase());
         };
       case 'trim_spaces':
         return (run) => {
@@ -63,21 +89,33 @@ export const manipulateTextBlock = defineBlock<ManipulateTextConfig>({
         return (run) => {
           const text = input(run);
           const target = find(run);
+          if (target === '') {
+            run.vars[slot] = text;
+            return;
+          }
           // Plain text on both sides: no pattern syntax, no `$&` in the replacement.
-          run.vars[slot] = target === '' ? text : text.split(target).join(replacement(run));
+          const pieces = text.split(target);
+          const by = replacement(run);
+          run.fit(text.length + (pieces.length - 1) * (by.length - target.length));
+          run.vars[slot] = pieces.join(by);
         };
       }
       case 'split': {
         const delimiter = optional('delimiter');
         return (run) => {
+          const text = input(run);
           const separator = delimiter(run);
-          run.vars[slot] = separator === '' ? Array.from(input(run)) : input(run).split(separator);
+          run.fit(splitSize(text, separator), 'list');
+          run.vars[slot] = separator === '' ? Array.from(text) : text.split(separator);
         };
       }
       case 'concatenate': {
         const append = optional('append');
         return (run) => {
-          run.vars[slot] = input(run) + append(run);
+          const text = input(run);
+          const tail = append(run);
+          run.fit(text.length + tail.length);
+          run.vars[slot] = text + tail;
         };
       }
     }

@@ -1,5 +1,7 @@
 import { RE2JS } from 're2js';
 import { hasOwn, setOwn } from '../../json';
+import { ValueTooLarge } from '../../runtime/run-errors';
+import { formatCount } from '../../runtime/value-size';
 
 /**
  * User patterns run on RE2JS, a linear-time engine (no backtracking), so a pattern like
@@ -65,22 +67,32 @@ export class LinearPattern {
    * first match (null without a match). Successive matches follow RE2: they do not overlap,
    * and an empty match right after a match is skipped.
    */
-  matchAll(input: string): MatchResult {
+  matchAll(input: string, maxResultChars = Infinity): MatchResult {
+    // Asking RE2 for one match more than the limit can hold (each takes at least a few
+    // characters) bounds the work and the memory before the result is measured.
+    const perMatch = 3 * (this.regex.groupCount() + 1);
+    const maxMatches = Number.isFinite(maxResultChars) ? Math.floor(maxResultChars / perMatch) + 1 : -1;
     // On long text the DFA rules out "no match" far faster than the capturing engines; on short
     // text the check would cost more than it saves. findAllSubmatch is about twice as fast as
     // iterating a Matcher.
     const found =
       input.length > DFA_PRECHECK_LENGTH && !this.regex.test(input)
         ? null
-        : (this.regex.re2().findAllSubmatch(input, -1) as Array<Array<string | null>> | null);
+        : (this.regex.re2().findAllSubmatch(input, maxMatches) as Array<Array<string | null>> | null);
     const matches: string[] = [];
     const captures: Array<string | null> = [];
+    let size = 40;
     if (found !== null) {
       for (const groups of found) {
         matches.push(groups[0] as string);
-        for (let group = 1; group < groups.length; group++) captures.push(groups[group]);
+        size += (groups[0] as string).length + 3;
+        for (let group = 1; group < groups.length; group++) {
+          captures.push(groups[group]);
+          size += (groups[group]?.length ?? 2) + 3;
+        }
       }
     }
+    if (size > maxResultChars) throw new ValueTooLarge(`the matches would be at least ${formatCount(size)} characters; the limit is ${formatCount(maxResultChars)}`);
     const result: MatchResult = { matches, captures, isMatch: found !== null };
     // A group may be named like a result field (refused at Deploy for static patterns): the
     // result field wins.

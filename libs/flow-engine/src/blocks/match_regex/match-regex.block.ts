@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import { BlockFailure } from '../../runtime/run-errors';
+import type { RegexOutcome, RegexPort, RegexTask } from '../../ports';
+import type { FlowRun } from '../../runtime/flow-run';
+import { BlockFailure, ValueTooLarge } from '../../runtime/run-errors';
+import { formatCount } from '../../runtime/value-size';
 import { defineBlock, textSource, type ConfigKit, type KitMode } from '../block-definition';
 import { refField } from '../shared/fields';
 import { compilePattern, MATCH_RESULT_FIELDS, REGEX_FLAGS_PATTERN, type CompiledPattern } from './linear-regex';
@@ -53,25 +56,81 @@ export const matchRegexBlock = defineBlock<MatchRegexConfig>({
     const slot = context.variable(config.ref);
     const input = context.text(config.input);
     const fixed = staticPattern(config);
-    if (fixed !== null) {
-      if (!fixed.ok) throw new Error(`Pattern of ${context.nodeId} does not compile: ${fixed.reason}`);
-      const linear = fixed.pattern;
-      return (run) => {
-        run.vars[slot] = linear.matchAll(input(run));
-      };
-    }
-    const pattern = context.text(config.pattern);
-    const cache = new Map<string, CompiledPattern>();
+    if (fixed !== null && !fixed.ok) throw new Error(`Pattern of ${context.nodeId} does not compile: ${fixed.reason}`);
+    const fixedText = config.pattern.kind === 'literal' ? String(config.pattern.value) : '';
+    const patternText = fixed !== null ? () => fixedText : context.text(config.pattern);
+    const cache = new PatternCache(config.flags);
+    if (fixed !== null) cache.keep(fixedText, fixed);
     return (run) => {
-      const source = pattern(run);
-      let compiled = cache.get(source);
-      if (compiled === undefined) {
-        compiled = compilePattern(source, config.flags);
-        if (cache.size >= DYNAMIC_PATTERN_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
-        cache.set(source, compiled);
-      }
+      const text = input(run);
+      const source = patternText(run);
+      checkSizes(run, source, text);
+      const port = run.ports.regex;
+      if (port !== undefined && isHeavy(source, text) && !cache.has(source, text)) return offload(run, port, slot, { pattern: source, flags: config.flags, input: text });
+      const compiled = cache.get(source);
       if (!compiled.ok) throw new BlockFailure(`the pattern is not accepted by the linear-time regex engine: ${compiled.reason}`);
-      run.vars[slot] = compiled.pattern.matchAll(input(run));
+      run.vars[slot] = compiled.pattern.matchAll(text, run.limits.maxValueChars);
     };
   },
 });
+
+/** Patterns and texts above these are matched on another thread when the gateway offers one. */
+const INLINE_PATTERN_CHARS = 256;
+/**
+ * RE2's work grows with text × pattern; measured worst cases (a group per character, a match
+ * at every position) take ~0.6 µs per unit, so this keeps an inline match under ~40 ms.
+ */
+const INLINE_WORK = 65_536;
+
+const isHeavy = (pattern: string, input: string): boolean => pattern.length > INLINE_PATTERN_CHARS || pattern.length * input.length > INLINE_WORK;
+
+function checkSizes(run: FlowRun, pattern: string, input: string): void {
+  const { maxRegexPatternChars, maxRegexInputChars } = run.limits;
+  if (pattern.length > maxRegexPatternChars) throw new ValueTooLarge(`the pattern is ${formatCount(pattern.length)} characters; the limit is ${formatCount(maxRegexPatternChars)}`);
+  if (input.length > maxRegexInputChars) throw new ValueTooLarge(`the input text is ${formatCount(input.length)} characters; the limit is ${formatCount(maxRegexInputChars)}`);
+}
+
+async function offload(run: FlowRun, port: RegexPort, slot: number, task: Omit<RegexTask, 'maxResultChars'>): Promise<void> {
+  const outcome = await port.match({ ...task, maxResultChars: run.limits.maxValueChars }, run.signal);
+  if (outcome.ok) run.vars[slot] = outcome.result;
+  else if (outcome.reason === 'too_large') throw new ValueTooLarge(outcome.message);
+  else throw new BlockFailure(outcome.message);
+}
+
+/** Compiled patterns of one block, the last few kept (patterns built from variables are compiled at run time). */
+class PatternCache {
+  private readonly compiled = new Map<string, CompiledPattern>();
+
+  constructor(private readonly flags: string) {}
+
+  /** Short texts with an already compiled pattern are matched here, whatever the pattern's length. */
+  has(source: string, input: string): boolean {
+    return input.length <= INLINE_PATTERN_CHARS && this.compiled.has(source);
+  }
+
+  keep(source: string, compiled: CompiledPattern): void {
+    if (this.compiled.size >= DYNAMIC_PATTERN_CACHE_SIZE) this.compiled.delete(this.compiled.keys().next().value as string);
+    this.compiled.set(source, compiled);
+  }
+
+  get(source: string): CompiledPattern {
+    let compiled = this.compiled.get(source);
+    if (compiled === undefined) {
+      compiled = compilePattern(source, this.flags);
+      this.keep(source, compiled);
+    }
+    return compiled;
+  }
+}
+
+/** What a worker thread runs for `RegexPort.match`: the same matching, its failures as data. */
+export function runRegexTask(task: RegexTask): RegexOutcome {
+  const compiled = compilePattern(task.pattern, task.flags);
+  if (!compiled.ok) return { ok: false, reason: 'invalid_pattern', message: `the pattern is not accepted by the linear-time regex engine: ${compiled.reason}` };
+  try {
+    return { ok: true, result: compiled.pattern.matchAll(task.input, task.maxResultChars) };
+  } catch (error) {
+    if (error instanceof ValueTooLarge) return { ok: false, reason: 'too_large', message: error.message };
+    throw error;
+  }
+}

@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { textSource, type BlockExecutor, type ConfigKit, type KitMode, type PrepareContext } from '../block-definition';
 import { refField } from './fields';
-import { TEXT_CODECS, TEXT_ENCODINGS } from './text-encodings';
+import { encodedLength, TEXT_CODECS, TEXT_ENCODINGS, type TextEncoding } from './text-encodings';
+
+/** Most characters one input character can become; below the limit at that rate, nothing needs counting. */
+const MAX_GROWTH: Readonly<Record<TextEncoding, number>> = { base64: 4, base64url: 4, hex: 6, utf8: 3, ascii: 6, binary: 27 };
 
 /** Encode Text and Decode Text share their fields; only the direction differs. */
 export const codecConfig = <M extends KitMode>(kit: ConfigKit<M>) =>
@@ -18,8 +21,15 @@ export const prepareCodec =
     const slot = context.variable(ref);
     const text = context.text(input);
     const codec = TEXT_CODECS[encoding];
-    const convert = direction === 'encode' ? codec.encode : codec.decode;
+    // Decoding never lengthens text; encoding can (hex ×2, binary ×9 per byte), so it is sized first.
+    if (direction === 'decode') {
+      return (run) => {
+        run.vars[slot] = codec.decode(text(run));
+      };
+    }
     return (run) => {
-      run.vars[slot] = convert(text(run));
+      const input = text(run);
+      if (input.length * MAX_GROWTH[encoding] > run.limits.maxValueChars) run.fit(encodedLength(encoding, input));
+      run.vars[slot] = codec.encode(input);
     };
   };

@@ -146,6 +146,37 @@ const ascii: TextCodec = {
 
 export const TEXT_CODECS: Readonly<Record<TextEncoding, TextCodec>> = { base64, base64url, hex, utf8, ascii, binary };
 
+/** Length of text's UTF-8 encoding, counted without encoding it. */
+function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0x800) bytes += code >= 0xd800 && code <= 0xdbff ? 1 : 2; // a surrogate pair: 4 bytes for 2 units
+    else if (code >= 0x80) bytes += 1;
+  }
+  return bytes;
+}
+
+/**
+ * The length `encode` would give (at most a few characters more for Base64 padding), worked
+ * out before the work: hex doubles the bytes, binary writes nine characters for each.
+ */
+export function encodedLength(encoding: TextEncoding, text: string): number {
+  if (encoding === 'ascii') return text.length * 6;
+  const bytes = utf8Length(text);
+  switch (encoding) {
+    case 'base64':
+    case 'base64url':
+      return Math.ceil(bytes / 3) * 4;
+    case 'hex':
+      return bytes * 2;
+    case 'binary':
+      return bytes * 9;
+    case 'utf8':
+      return bytes;
+  }
+}
+
 export const ENCODING_LABELS: Readonly<Record<TextEncoding, string>> = {
   base64: 'Base64',
   base64url: 'Base64URL',

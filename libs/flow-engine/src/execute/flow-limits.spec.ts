@@ -1,0 +1,167 @@
+import { runRegexTask } from '../blocks/match_regex/match-regex.block';
+import type { RegexPort, RegexTask } from '../ports';
+import { FairScheduler, type FlowScheduler } from '../runtime/fair-scheduler';
+import { DEFAULT_FLOW_LIMITS, type FlowLimits } from '../runtime/flow-limits';
+import type { BlockSpec } from '../testing/flow-fixtures';
+import { linearFlow, request, respondingFlow, runFlow } from '../testing/flow-fixtures';
+
+const limits = (overrides: Partial<FlowLimits>): FlowLimits => ({ ...DEFAULT_FLOW_LIMITS, ...overrides });
+const setVar = (id: string, value: string): BlockSpec => ({ id, type: 'set_variable', config: { name: 'v', value } });
+const text = (id: string, operation: string, extra: Record<string, string> = {}): BlockSpec => ({
+  id,
+  type: 'manipulate_text',
+  config: { input: '{local.v}', operation, ref: 'v', ...extra },
+});
+
+/** The issue's reproduction: the body's text, doubled 24 times, then upper- and lowercased 80 times. */
+const doublingFlow = respondingFlow(
+  [
+    setVar('seed', '{body.s}'),
+    ...Array.from({ length: 24 }, (_, index) => setVar(`double${index + 1}`, '{local.v}{local.v}')),
+    ...Array.from({ length: 80 }, (_, index) => text(`case${index + 1}`, index % 2 === 0 ? 'uppercase' : 'lowercase')),
+  ],
+  { length: '{local.v}' },
+);
+
+describe('flow limits: values', () => {
+  it('stops a value that doubles at the block that would pass the limit, before making it (422 value_too_large)', async () => {
+    const result = await runFlow(doublingFlow, { request: request({ body: { s: 'x'.repeat(16) } }) });
+    // 16 × 2^16 = 1,048,576 fits; the 17th doubling would make 2,097,152.
+    expect(result).toEqual({
+      type: 'error',
+      status: 422,
+      code: 'value_too_large',
+      message: 'Set Variable (double17): the text would be at least 2,097,152 characters; the limit is 1,048,576',
+      node_id: 'double17',
+    });
+  });
+
+  it('stops the same flow by its CPU budget when the value limit lets it through', async () => {
+    const result = await runFlow(doublingFlow, { request: request({ body: { s: 'x' } }), options: { limits: limits({ maxValueChars: 1 << 24, cpuBudgetMs: 50 }) } });
+    expect(result).toMatchObject({ type: 'error', status: 504, code: 'flow_cpu_exceeded', node_id: expect.stringMatching(/^case\d+$/) });
+  });
+
+  // The seed is 100 characters and 'twice' makes 200, within a limit of 500; each block then grows it beyond.
+  it.each<[string, BlockSpec, string]>([
+    ['replace', text('grow', 'replace', { find: 'a', replacement: 'bbbbbbbbbb' }), 'Manipulate Text (grow): the result would be at least 2,000 characters; the limit is 500'],
+    ['concatenate', text('grow', 'concatenate', { append: '{local.v}{local.v}' }), 'Manipulate Text (grow): the result would be at least 600 characters; the limit is 500'],
+    ['split into characters', text('grow', 'split', { delimiter: '' }), 'Manipulate Text (grow): the list would be at least 802 characters; the limit is 500'],
+    ['binary encoding', { id: 'grow', type: 'encode_text', config: { input: '{local.v}{local.v}', encoding: 'binary', ref: 'e' } }, 'Encode Text (grow): the result would be at least 3,600 characters; the limit is 500'],
+  ])('refuses %s beyond the limit before doing it', async (_case, block, message) => {
+    const flow = respondingFlow([setVar('seed', '{body.s}'), setVar('twice', '{local.v}{local.v}'), block], {});
+    const result = await runFlow(flow, { request: request({ body: { s: 'a'.repeat(100) } }), options: { limits: limits({ maxValueChars: 500 }) } });
+    expect(result).toEqual({ type: 'error', status: 422, code: 'value_too_large', message, node_id: 'grow' });
+  });
+
+  it('counts every part of a Respond body: many references to one large value are refused', async () => {
+    const body = Object.fromEntries(Array.from({ length: 20 }, (_, index) => [`copy${index}`, '{local.v}']));
+    const flow = respondingFlow([setVar('seed', '{body.s}')], body);
+    const result = await runFlow(flow, { request: request({ body: { s: 'z'.repeat(100) } }), options: { limits: limits({ maxValueChars: 1000 }) } });
+    expect(result).toMatchObject({ status: 422, code: 'value_too_large', node_id: 'respond', message: expect.stringMatching(/^Respond \(respond\): the value would be at least 1,\d{3} characters; the limit is 1,000$/) });
+  });
+
+  it('refuses a regular expression or a text longer than the limits, naming the block', async () => {
+    const flow = respondingFlow([{ id: 'match', type: 'match_regex', config: { input: '{body.t}', pattern: '{body.p}', flags: 'i', ref: 'm' } }], { m: '{result.m}' });
+    const small = limits({ maxRegexPatternChars: 50, maxRegexInputChars: 80 });
+    await expect(runFlow(flow, { request: request({ body: { p: 'a'.repeat(51), t: 'a' } }), options: { limits: small } })).resolves.toEqual({
+      type: 'error',
+      status: 422,
+      code: 'value_too_large',
+      message: 'Match Regex (match): the pattern is 51 characters; the limit is 50',
+      node_id: 'match',
+    });
+    await expect(runFlow(flow, { request: request({ body: { p: 'a', t: 'a'.repeat(81) } }), options: { limits: small } })).resolves.toMatchObject({
+      code: 'value_too_large',
+      message: 'Match Regex (match): the input text is 81 characters; the limit is 80',
+    });
+  });
+
+  it('refuses a regex result larger than a value may hold', async () => {
+    const flow = respondingFlow([{ id: 'match', type: 'match_regex', config: { input: '{body.t}', pattern: '(a)', ref: 'm' } }], {});
+    const result = await runFlow(flow, { request: request({ body: { t: 'a'.repeat(300) } }), options: { limits: limits({ maxValueChars: 1000 }) } });
+    expect(result).toMatchObject({ status: 422, code: 'value_too_large', node_id: 'match' });
+  });
+
+  it('leaves an external response over the limit unread: {NAME.error} is response_too_large', async () => {
+    const flow = respondingFlow([{ id: 'call', type: 'http_request', config: { name: 'api', url: 'https://api.example.com/' } }], { error: '{api.error}', status: '{api.status}' });
+    const http = { request: async () => ({ status: 200, headers: { 'content-type': 'text/plain' }, body: 'y'.repeat(2000) }) };
+    await expect(runFlow(flow, { ports: { http }, options: { limits: limits({ maxValueChars: 1000 }) } })).resolves.toEqual({
+      type: 'response',
+      status: 200,
+      body: { error: 'response_too_large', status: null },
+    });
+  });
+});
+
+describe('flow limits: regex work off the event loop', () => {
+  const flow = respondingFlow([{ id: 'match', type: 'match_regex', config: { input: '{body.t}', pattern: '{body.p}', ref: 'm' } }], { m: '{result.m.matches}' });
+
+  function recordingPort(): { port: RegexPort; tasks: RegexTask[] } {
+    const tasks: RegexTask[] = [];
+    return { tasks, port: { match: async (task) => (tasks.push(task), runRegexTask(task)) } };
+  }
+
+  it('hands a long text to the regex port and matches a short one inline', async () => {
+    const { port, tasks } = recordingPort();
+    const long = 'ab'.repeat(20_000);
+    await expect(runFlow(flow, { ports: { regex: port }, request: request({ body: { p: 'b+', t: long } }) })).resolves.toMatchObject({ type: 'response' });
+    expect(tasks).toEqual([{ pattern: 'b+', flags: '', input: long, maxResultChars: DEFAULT_FLOW_LIMITS.maxValueChars }]);
+    await expect(runFlow(flow, { ports: { regex: port }, request: request({ body: { p: 'b+', t: 'abba' } }) })).resolves.toEqual({ type: 'response', status: 200, body: { m: ['bb'] } });
+    expect(tasks).toHaveLength(1);
+  });
+
+  it('reports what the port refused as the flow error it would have been inline', async () => {
+    const { port } = recordingPort();
+    const long = 'a'.repeat(70_000);
+    await expect(runFlow(flow, { ports: { regex: port }, request: request({ body: { p: '(a)', t: long } }), options: { limits: limits({ maxValueChars: 10_000 }) } })).resolves.toMatchObject({
+      status: 422,
+      code: 'value_too_large',
+      node_id: 'match',
+    });
+    await expect(runFlow(flow, { ports: { regex: port }, request: request({ body: { p: '(a\\1)', t: long } }) })).resolves.toMatchObject({
+      status: 500,
+      code: 'flow_error',
+      message: expect.stringMatching(/^Match Regex \(match\): the pattern is not accepted by the linear-time regex engine: .*backreferences are not supported/),
+    });
+  });
+});
+
+describe('flow limits: time on the event loop', () => {
+  /** Thirty case changes of a 200,000-character text: far more than a first slice of 1 ms. */
+  const longFlow = respondingFlow(
+    [setVar('seed', '{body.s}'), ...Array.from({ length: 30 }, (_, index) => text(`case${index + 1}`, index % 2 === 0 ? 'uppercase' : 'lowercase'))],
+    { done: true },
+  );
+  const longRequest = () => request({ body: { s: 'Ab'.repeat(100_000) } });
+
+  it('stops a run that used up its CPU budget (504 flow_cpu_exceeded)', async () => {
+    const result = await runFlow(longFlow, { request: longRequest(), options: { limits: limits({ cpuBudgetMs: 0.001 }) } });
+    expect(result).toMatchObject({ type: 'error', status: 504, code: 'flow_cpu_exceeded', message: 'The flow used more processing time than a request may use.' });
+  });
+
+  it('lets other work run between the slices of a long run', async () => {
+    const scheduler = new FairScheduler({ maxSliceMs: 1, defer: setImmediate });
+    const events: string[] = [];
+    const running = runFlow(longFlow, { request: longRequest(), options: { scheduler } }).then((result) => {
+      events.push('long run finished');
+      return result;
+    });
+    setImmediate(() => events.push('other work ran'));
+    await expect(running).resolves.toEqual({ type: 'response', status: 200, body: { done: true } });
+    expect(events).toEqual(['other work ran', 'long run finished']);
+  });
+
+  it('keeps the deadline while a run waits for its next slice', async () => {
+    const never: FlowScheduler = { turn: () => new Promise(() => undefined), sliceEnded: () => undefined };
+    const result = await runFlow(longFlow, { request: longRequest(), options: { scheduler: never, deadlineMs: 50 } });
+    expect(result).toMatchObject({ type: 'error', status: 504, code: 'flow_timeout' });
+  });
+
+  it('keeps a short flow synchronous: no slice is ever waited for', async () => {
+    const turns: number[] = [];
+    const counting: FlowScheduler = { turn: async () => (turns.push(1), 1), sliceEnded: () => undefined };
+    const result = await runFlow(linearFlow([setVar('a', 'x'), text('b', 'uppercase')]), { options: { scheduler: counting } });
+    expect(result).toEqual({ type: 'response', status: 200, body: {} });
+    expect(turns).toEqual([]);
+  });
+});

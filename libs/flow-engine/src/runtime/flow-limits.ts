@@ -1,0 +1,29 @@
+/**
+ * What one run may use. The gateway serves every project from one event loop, so nothing a
+ * flow does may hold it for long or grow without bound (issue 17): every value a block makes
+ * is capped, and the run's time on the loop is metered and handed out in slices.
+ */
+export interface FlowLimits {
+  /**
+   * Largest value a block may produce, in characters of text (UTF-16 code units; a list or
+   * object counts as its JSON length). Checked before the work wherever the size can be
+   * worked out first (templates, concatenation, replace, split, encodings).
+   */
+  maxValueChars: number;
+  /** Longest regular expression a Match Regex block may compile. */
+  maxRegexPatternChars: number;
+  /** Longest text a Match Regex block may search. */
+  maxRegexInputChars: number;
+  /** Time on the event loop (the run's own slices, summed) after which the run stops. */
+  cpuBudgetMs: number;
+  /** Longest slice a run holds the event loop before it lets other requests go first. */
+  sliceMs: number;
+}
+
+export const DEFAULT_FLOW_LIMITS: Readonly<FlowLimits> = Object.freeze({
+  maxValueChars: 1024 * 1024,
+  maxRegexPatternChars: 4096,
+  maxRegexInputChars: 1024 * 1024,
+  cpuBudgetMs: 1000,
+  sliceMs: 10,
+});
