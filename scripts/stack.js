@@ -15,7 +15,7 @@ const path = require('node:path');
 const { ensureServices, stopStartedServices } = require('./lib/services');
 const { stackEnv } = require('./lib/env');
 const { ensureDependencies, ensurePrismaClient } = require('./lib/prepare');
-const { startService, stopRecorded, recordedPid, logTail, exitReason, logFile } = require('./lib/processes');
+const { startService, stopRecorded, recordedPid, stalePid, logTail, exitReason, logFile } = require('./lib/processes');
 const { stackServices, isReady, portTaken, urlSummary } = require('./lib/stack-services');
 
 const root = path.resolve(__dirname, '..');
@@ -89,6 +89,8 @@ async function launch(env, services, output) {
       say(`${service.name} already runs (pid ${recordedPid(service.name)})`);
       return;
     }
+    const gone = stalePid(service.name);
+    if (gone) say(`${service.name}: pid ${gone} of its last run is gone (crashed or killed); starting it again, its log kept as ${relative(logFile(service.name))}.1`);
     children.set(service.name, startService(service, env, { output, index }));
   });
   const timeoutMs = Number(env.STACK_READY_TIMEOUT_MS ?? 180000);

@@ -26,6 +26,12 @@ function recordedPid(name) {
   return Number(pid) && isSameProcess(Number(pid), startTime) ? Number(pid) : null;
 }
 
+/** The pid a pid file still names although that process is gone (crashed or killed), else null. */
+function stalePid(name) {
+  const pid = Number(readOr(pidFile(name), '').trim().split(' ')[0]);
+  return pid && recordedPid(name) === null ? pid : null;
+}
+
 function recordPid(name, pid) {
   fs.writeFileSync(pidFile(name), `${pid} ${startTimeOf(pid) ?? ''}`.trim() + '\n');
 }
@@ -150,4 +156,4 @@ async function stopRecorded(names, { graceMs = 20000, log = () => {} } = {}) {
   return running.map((p) => p.name);
 }
 
-module.exports = { startService, stopRecorded, recordedPid, rotateLog, logTail, exitReason, logFile, runDir };
+module.exports = { startService, stopRecorded, recordedPid, stalePid, rotateLog, logTail, exitReason, logFile, runDir };

@@ -14,6 +14,7 @@ const liveness = require(join(root, 'scripts', 'lib', 'liveness')) as {
 const processes = require(join(root, 'scripts', 'lib', 'processes')) as {
   startService(service: { name: string; command: string; args: string[] }, env: NodeJS.ProcessEnv, options: { output: 'log' }): { pid: number };
   recordedPid(name: string): number | null;
+  stalePid(name: string): number | null;
   stopRecorded(names: string[], options?: { graceMs?: number }): Promise<string[]>;
   rotateLog(file: string): void;
   logFile(name: string): string;
@@ -64,7 +65,11 @@ describe('stack scripts: is the recorded service still running?', () => {
       const first = processes.startService(service('first-run-stack-trace'), process.env, { output: 'log' });
       expect(processes.recordedPid(name)).toBe(first.pid);
       await waitUntil('the first run to write its log', () => readFileSync(processes.logFile(name), 'utf8').includes('first-run'), 10_000, 50);
-      killAndSeeZombie(first.pid, () => expect(processes.recordedPid(name)).toBeNull());
+      expect(processes.stalePid(name)).toBeNull();
+      killAndSeeZombie(first.pid, () => {
+        expect(processes.recordedPid(name)).toBeNull();
+        expect(processes.stalePid(name)).toBe(first.pid);
+      });
 
       const second = processes.startService(service('second-run'), process.env, { output: 'log' });
       expect(processes.recordedPid(name)).toBe(second.pid);
