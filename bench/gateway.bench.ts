@@ -6,7 +6,10 @@
  *   (b) public — a gateway process on a public 3-block flow (set_variable → manipulate_text
  *                uppercase → respond), published into Redis here as the control plane would;
  *   (c) keyed  — the same flow behind a user key (limit KEY_LIMIT_PER_MIN, see there);
- *   (d) node-red — Node-RED 4 with http in → change → http response.
+ *   (d) node-red — Node-RED 4 with http in → change → http response;
+ *   (e) public_cluster, keyed_cluster — (b) and (c) on a second gateway process whose Redis is
+ *       a local Redis Cluster of 3 masters + 3 replicas (scripts/lib/redis-cluster.js), the
+ *       project and key published into it (the cluster's Redis CPU is not attributed).
  * Each of (b)–(d) runs right after a raw run of its own, and its ratio is to that run.
  * Prints req/s, p50/p99, the gateway's peak RSS, ratios against raw, and one JSON line
  * `{"bench":"gateway",…}`. Targets: public ≥ 0.50× raw, keyed ≥ 0.35× raw, p99 < 10 ms,
@@ -18,7 +21,7 @@
  * default `--max-semi-space-size=4 --single-threaded-gc`: a smaller young generation, ~45 MB
  * less RSS, and no GC helper threads competing for the cores).
  * Env: BENCH_SECONDS (10), BENCH_CONNECTIONS (50), BENCH_FROM_SOURCE, GATEWAY_NODE_FLAGS,
- * BENCH_TARGETS (comma list of public, keyed, node_red; default all; raw always runs, the
+ * BENCH_TARGETS (comma list of public, keyed, node_red, public_cluster, keyed_cluster; default all; raw always runs, the
  * ratios need it), REDIS_URL, KAFKA_BROKERS.
  */
 import { randomBytes } from 'node:crypto';
@@ -26,6 +29,7 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import { publishedRoute, TestPublisher, type Block } from '../apps/gateway/src/testing/publication';
 import { buildForBench } from './gateway/build';
+import { startBenchCluster, type BenchCluster } from './gateway/cluster';
 import { load, type LoadResult } from './gateway/load';
 import { startNodeRed } from './gateway/node-red';
 import { cpuSeconds, freePort, get, kafkaBrokerPid, sampleRss, startProcess, waitUntilServing, type Service } from './gateway/processes';
@@ -38,7 +42,7 @@ const EXPECTED = JSON.stringify({ result: 'HELLO BENCH' });
 const FROM_SOURCE = process.env.BENCH_FROM_SOURCE === '1';
 const GATEWAY_NODE_FLAGS = (process.env.GATEWAY_NODE_FLAGS ?? '--max-semi-space-size=4 --single-threaded-gc').split(' ').filter(Boolean);
 const BUILD_DIR = path.join(ROOT, '.cache/bench/gateway-build');
-const OPTIONAL_TARGETS = ['public', 'keyed', 'node_red'] as const;
+const OPTIONAL_TARGETS = ['public', 'keyed', 'node_red', 'public_cluster', 'keyed_cluster'] as const;
 const TARGETS = new Set(process.env.BENCH_TARGETS ? process.env.BENCH_TARGETS.split(',').map((name) => name.trim()) : OPTIONAL_TARGETS);
 for (const name of TARGETS) {
   if (!(OPTIONAL_TARGETS as readonly string[]).includes(name)) throw new Error(`BENCH_TARGETS: unknown target ${name} (known: ${OPTIONAL_TARGETS.join(', ')})`);
@@ -65,7 +69,7 @@ const QUERY = [{ key: 'name', default: null }];
 const KEY_LIMIT_PER_MIN = 1_000_000;
 
 interface Target {
-  name: 'raw' | 'public' | 'keyed' | 'node_red';
+  name: 'raw' | (typeof OPTIONAL_TARGETS)[number];
   port: number;
   path: string;
   headers: Record<string, string>;
@@ -115,6 +119,7 @@ async function main(): Promise<void> {
   const publisher = new TestPublisher(redis);
   const services: Service[] = [];
   let nodeRedCleanup = (): void => undefined;
+  let benchCluster: BenchCluster | null = null;
   try {
     const project = publisher.newProject([
       publishedRoute({ path: '/shout', query_params: QUERY, blocks: FLOW }),
@@ -124,25 +129,26 @@ async function main(): Promise<void> {
     const key = await publisher.createKey(project.id, { permission: 'user', ratelimit_min: KEY_LIMIT_PER_MIN });
     const host = `${project.subdomain}.localhost`;
 
-    const [rawPort, gatewayPort, nodeRedPort] = await Promise.all([freePort(), freePort(), freePort()]);
+    const [rawPort, gatewayPort, nodeRedPort, clusterGatewayPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
     if (!FROM_SOURCE) buildForBench(ROOT, BUILD_DIR);
     const rawProcess = startProcess('raw', [...entryArgs('bench/gateway/raw-server.ts'), String(rawPort)], process.env, ROOT);
-    const gateway = startProcess(
-      'gateway',
-      [...GATEWAY_NODE_FLAGS, ...entryArgs('apps/gateway/src/main.ts')],
-      {
-        ...process.env,
-        NODE_ENV: 'production',
-        GATEWAY_PORT: String(gatewayPort),
-        GATEWAY_HOST: '127.0.0.1',
-        REDIS_URL: redisUrl,
-        KAFKA_LOG_TOPIC: process.env.BENCH_KAFKA_LOG_TOPIC ?? 'flowgate.bench.request-logs',
-        LOG_LEVEL: 'warn',
-        FLOWGATE_SERVICE_TOKEN: process.env.FLOWGATE_SERVICE_TOKEN ?? randomBytes(24).toString('hex'),
-        FLOWGATE_ENCRYPTION_KEY: process.env.FLOWGATE_ENCRYPTION_KEY ?? randomBytes(32).toString('hex'),
-      },
-      ROOT,
-    );
+    const gatewayEnv = (port: number, env: Record<string, string> = {}) => ({
+      ...process.env,
+      NODE_ENV: 'production',
+      GATEWAY_PORT: String(port),
+      GATEWAY_HOST: '127.0.0.1',
+      REDIS_URL: redisUrl,
+      KAFKA_LOG_TOPIC: process.env.BENCH_KAFKA_LOG_TOPIC ?? 'flowgate.bench.request-logs',
+      LOG_LEVEL: 'warn',
+      FLOWGATE_SERVICE_TOKEN: process.env.FLOWGATE_SERVICE_TOKEN ?? randomBytes(24).toString('hex'),
+      FLOWGATE_ENCRYPTION_KEY: process.env.FLOWGATE_ENCRYPTION_KEY ?? randomBytes(32).toString('hex'),
+      ...env,
+    });
+    const gatewayArgs = [...GATEWAY_NODE_FLAGS, ...entryArgs('apps/gateway/src/main.ts')];
+    const gateway = startProcess('gateway', gatewayArgs, gatewayEnv(gatewayPort), ROOT);
+    benchCluster = TARGETS.has('public_cluster') || TARGETS.has('keyed_cluster') ? await startBenchCluster(project, KEY_LIMIT_PER_MIN) : null;
+    const clusterGateway = benchCluster && startProcess('gateway-cluster', gatewayArgs, gatewayEnv(clusterGatewayPort, benchCluster.env), ROOT);
+    if (clusterGateway) services.push(clusterGateway);
     const nodeRed = TARGETS.has('node_red') ? startNodeRed(ROOT, nodeRedPort) : null;
     services.push(rawProcess, gateway);
     if (nodeRed) {
@@ -153,6 +159,7 @@ async function main(): Promise<void> {
       waitUntilServing(rawProcess, rawPort, '/'),
       waitUntilServing(gateway, gatewayPort, '/api/shout?name=bench', { host }),
       nodeRed && waitUntilServing(nodeRed, nodeRedPort, '/shout?name=bench'),
+      clusterGateway && waitUntilServing(clusterGateway, clusterGatewayPort, '/api/shout?name=bench', { host }),
     ]);
 
     process.stdout.write(
@@ -182,6 +189,18 @@ async function main(): Promise<void> {
         pid: gateway.child.pid!,
       }),
       node_red: nodeRed ? await measureAgainstRaw('node_red', { port: nodeRedPort, path: '/shout?name=bench', headers: {}, pid: nodeRed.child.pid! }) : null,
+      public_cluster: clusterGateway
+        ? await measureAgainstRaw('public_cluster', { port: clusterGatewayPort, path: '/api/shout?name=bench', headers: { host }, pid: clusterGateway.child.pid! })
+        : null,
+      keyed_cluster:
+        clusterGateway && benchCluster
+          ? await measureAgainstRaw('keyed_cluster', {
+              port: clusterGatewayPort,
+              path: '/api/shout-keyed?name=bench',
+              headers: { host, authorization: `Bearer ${benchCluster.key.key}` },
+              pid: clusterGateway.child.pid!,
+            })
+          : null,
     };
     if (baselines.length === 0) baselines.push(await measure(rawTarget, accounting));
     const raw = baselines[0]!;
@@ -214,6 +233,8 @@ async function main(): Promise<void> {
       keyed: targetSummary(results.keyed),
       key_ratelimit_min: KEY_LIMIT_PER_MIN,
       node_red: targetSummary(results.node_red),
+      public_cluster: targetSummary(results.public_cluster),
+      keyed_cluster: targetSummary(results.keyed_cluster),
       gateway_rss_mb: gatewayRssMb,
       targets: {
         public_ratio_ge_0_50: results.public ? results.public.ratio >= 0.5 : null,
@@ -226,6 +247,8 @@ async function main(): Promise<void> {
       summary.public && `public ${summary.public.ratio}×`,
       summary.keyed && `keyed ${summary.keyed.ratio}×`,
       summary.node_red && `node-red ${summary.node_red.ratio}×`,
+      summary.public_cluster && `public on Redis Cluster ${summary.public_cluster.ratio}×`,
+      summary.keyed_cluster && `keyed on Redis Cluster ${summary.keyed_cluster.ratio}×`,
     ].filter(Boolean);
     const versusNodeRed =
       results.public && results.node_red ? `; gateway ${Math.round((results.public.requestsPerSecond / results.node_red.requestsPerSecond) * 10) / 10}× node-red` : '';
@@ -234,6 +257,7 @@ async function main(): Promise<void> {
   } finally {
     await Promise.all(services.map((service) => service.stop()));
     nodeRedCleanup();
+    await benchCluster?.stop();
     await publisher.cleanup();
     redis.disconnect();
   }
