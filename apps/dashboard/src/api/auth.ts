@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { isApiError } from './api-error';
 import { api } from './client';
 import { queryKeys } from './query-keys';
+import { hasSessionHint, setSessionHint } from './session-hint';
 import type { User } from './types';
 
 export type Credentials = { email: string; password: string };
@@ -11,10 +12,14 @@ export function useMe() {
   return useQuery({
     queryKey: queryKeys.me,
     queryFn: async (): Promise<User | null> => {
+      if (!hasSessionHint()) return null;
       try {
         return (await api('GET /v1/auth/me')).user;
       } catch (error) {
-        if (isApiError(error) && error.status === 401) return null;
+        if (isApiError(error) && error.status === 401) {
+          setSessionHint(false);
+          return null;
+        }
         throw error;
       }
     },
@@ -27,6 +32,7 @@ export function useSignIn(mode: 'login' | 'signup') {
   return useMutation({
     mutationFn: (body: Credentials) => (mode === 'login' ? api('POST /v1/auth/login', { body }) : api('POST /v1/auth/signup', { body })),
     onSuccess: (session) => {
+      setSessionHint(true);
       client.clear();
       client.setQueryData(queryKeys.me, session.user);
     },
@@ -45,6 +51,7 @@ export function useSignOut() {
       }
     },
     onSuccess: () => {
+      setSessionHint(false);
       client.clear();
       client.setQueryData(queryKeys.me, null);
     },

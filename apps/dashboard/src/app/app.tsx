@@ -4,13 +4,17 @@ import { RouterProvider } from 'react-router';
 import { setUnauthorizedHandler } from '../api/client';
 import { createQueryClient } from '../api/query-client';
 import { queryKeys } from '../api/query-keys';
+import { setSessionHint } from '../api/session-hint';
 import { AnnouncerProvider } from './announcer';
 import { createRouter } from './router';
 
 /** A 401 on any call means the session ended: forgetting the user makes RequireSession send them to /login?next=… */
 function useSessionExpiry(client: QueryClient) {
   useEffect(() => {
-    setUnauthorizedHandler(() => client.setQueryData(queryKeys.me, null));
+    setUnauthorizedHandler(() => {
+      setSessionHint(false);
+      client.setQueryData(queryKeys.me, null);
+    });
     return () => setUnauthorizedHandler(null);
   }, [client]);
 }
