@@ -194,6 +194,25 @@ describe('API description: control plane → Redis → every gateway', () => {
     expect(await Promise.all(gateways.map(versionOf))).toEqual([null, null]);
   });
 
+  it('reproduces an endpoint in another project: export → import → deploy → the same answers', async () => {
+    const listed = await api('get', `/v1/projects/${project.id}/endpoints`).expect(200);
+    const greet = listed.body.items.find((item: { path: string }) => item.path === '/greet');
+    const file = (await api('get', `/v1/projects/${project.id}/endpoints/${greet.id}/export`).expect(200)).body;
+    const copy = await t.createProject(owner, 'Copy');
+    const imported = await api('post', `/v1/projects/${copy.id}/endpoints/import`, file).expect(201);
+    expect(imported.body).toMatchObject({ status: 'draft', live_url: null });
+    await api('post', `/v1/projects/${copy.id}/endpoints/${imported.body.id}/deploy`).expect(200);
+    const answer = async (base: string, query: string) => {
+      const res = await call(gateways[0]!.url, new URL(base).host, `/greet${query}`);
+      const { at, ...rest } = res.json as Json;
+      return { status: res.status, at: typeof at, ...rest };
+    };
+    for (const query of ['', '?name=Ada', '?name=nobody']) {
+      expect(await answer(copy.base_url, query)).toEqual(await answer(project.base_url, query));
+    }
+    expect(await answer(copy.base_url, '?name=nobody')).toMatchObject({ status: 404, code: 'nobody' });
+  });
+
   it('under Require Authentication needs a key of the project, and fetching it costs none of the key’s requests', async () => {
     const other = await t.createProject(owner, 'Other');
     const otherKey = (await api('post', `/v1/projects/${other.id}/api-keys`, { name: 'k', ratelimit_min: 5 }).expect(201)).body.key;

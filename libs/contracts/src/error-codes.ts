@@ -16,14 +16,17 @@ export const ERROR_STATUS = {
   api_key_not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  path_taken: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  value_too_large: 422,
   rate_limited: 429,
   too_many_attempts: 429,
   internal_error: 500,
   flow_error: 500,
   unavailable: 503,
   flow_timeout: 504,
+  flow_cpu_exceeded: 504,
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUS;
 

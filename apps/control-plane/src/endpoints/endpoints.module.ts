@@ -4,6 +4,8 @@ import { IntegrationsModule } from '../integrations/integrations.module';
 import { ProjectsModule } from '../projects/projects.module';
 import { DeploymentsController } from './deployments.controller';
 import { DeploymentsService } from './deployments.service';
+import { EndpointTransferController } from './endpoint-transfer.controller';
+import { EndpointTransferService } from './endpoint-transfer.service';
 import { EndpointsController } from './endpoints.controller';
 import { EndpointsRepository } from './endpoints.repository';
 import { EndpointsService } from './endpoints.service';
@@ -11,7 +13,7 @@ import { FlowCompiler } from './flow-compiler';
 
 @Module({
   imports: [AuthModule, ProjectsModule, IntegrationsModule],
-  controllers: [EndpointsController, DeploymentsController],
-  providers: [EndpointsService, DeploymentsService, EndpointsRepository, FlowCompiler],
+  controllers: [EndpointsController, DeploymentsController, EndpointTransferController],
+  providers: [EndpointsService, DeploymentsService, EndpointsRepository, FlowCompiler, EndpointTransferService],
 })
 export class EndpointsModule {}

@@ -67,6 +67,58 @@ export type EndpointDto = {
   updated_at: string;
 };
 
+export type EndpointExportDto = {
+  flowgate_export: 1;
+  endpoint: {
+    name: string;
+    method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+    path: string;
+    auth?: "none" | "user" | "admin";
+    query_params?: Array<{
+      key: string;
+      default?: string | null;
+    }>;
+    flow?: {
+      nodes: Array<{
+        id: string;
+        type: string;
+        position: {
+          x: number;
+          y: number;
+        };
+        config?: { [key: string]: EndpointExportDto__schema0 };
+      }>;
+      edges: Array<{
+        id: string;
+        source: string;
+        target: string;
+        sourceHandle?: string | null;
+      }>;
+    };
+  };
+};
+
+export type EndpointExportDto__schema0 = string | number | boolean | Array<EndpointExportDto__schema0> | { [key: string]: EndpointExportDto__schema0 } | null;
+
+export type EndpointExportFileDto = {
+  flowgate_export: 1;
+  endpoint: {
+    name: string;
+    method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+    path: string;
+    auth: "none" | "user" | "admin";
+    query_params: Array<{
+      key: string;
+      default: string | null;
+    }>;
+    flow: {
+      nodes: Array<unknown>;
+      edges: Array<unknown>;
+      [key: string]: unknown;
+    };
+  };
+};
+
 export type EndpointListDto = {
   items: Array<{
     name: string;
@@ -439,6 +491,12 @@ export interface Operations {
     body: never;
     response: EndpointWithDiagnosticsDto;
   };
+  "GET /v1/projects/{projectId}/endpoints/{endpointId}/export": {
+    params: { projectId: string; endpointId: string };
+    query: never;
+    body: never;
+    response: EndpointExportFileDto;
+  };
   "POST /v1/projects/{projectId}/endpoints/{endpointId}/undeploy": {
     params: { projectId: string; endpointId: string };
     query: never;
@@ -462,6 +520,12 @@ export interface Operations {
     query: never;
     body: never;
     response: EndpointDto;
+  };
+  "POST /v1/projects/{projectId}/endpoints/import": {
+    params: { projectId: string };
+    query: never;
+    body: EndpointExportDto;
+    response: EndpointWithDiagnosticsDto;
   };
   "GET /v1/projects/{projectId}/integrations": {
     params: { projectId: string };
@@ -498,6 +562,12 @@ export interface Operations {
     query: { endpoint?: string; status?: number; method?: string; from?: string; to?: string; limit?: number; cursor?: string };
     body: never;
     response: LogPageDto;
+  };
+  "GET /v1/projects/{projectId}/openapi.json": {
+    params: { projectId: string };
+    query: never;
+    body: never;
+    response: { [key: string]: unknown };
   };
   "GET /v1/subdomains/{name}": {
     params: { name: string };
