@@ -193,12 +193,15 @@ describe('log-ingest while PostgreSQL refuses writes', () => {
     await admin.query(`CREATE ROLE ${role} LOGIN`);
     await admin.query(`GRANT SELECT, INSERT ON request_logs TO ${role}`);
     await admin.query(`GRANT SELECT, UPDATE ON api_keys TO ${role}`);
+    // Rows and their rollups are written in one transaction (request-log.repository.ts).
+    await admin.query(`GRANT SELECT, INSERT, UPDATE ON request_log_rollups TO ${role}`);
   });
 
   afterAll(async () => {
     await producer?.disconnect();
     await ingest?.stop();
     await admin.query('DELETE FROM request_logs WHERE project_id = $1', [projectId]);
+    await admin.query('DELETE FROM request_log_rollups WHERE project_id = $1', [projectId]);
     await admin.query(`DROP OWNED BY ${role}`);
     await admin.query(`DROP ROLE ${role}`);
     await admin.end();
