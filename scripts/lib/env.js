@@ -1,17 +1,16 @@
 // The environment the local stack, the benchmarks and the test runner hand to Flowgate's
 // processes: the process environment, then `.env` at the repository root, then development
-// defaults. Secrets for development are generated once into .cache/dev-secrets.json, so a
-// restarted stack still decrypts what it encrypted before.
+// defaults. Secrets for development are generated once per machine (scripts/lib/dev-secrets.js),
+// so a restarted stack, or another clone, still decrypts what it encrypted before.
 'use strict';
 
-const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 const { parseEnv } = require('node:util');
+const { devSecrets } = require('./dev-secrets');
 const { DEFAULTS } = require('./services');
 
 const root = path.resolve(__dirname, '..', '..');
-const secretsFile = path.join(root, '.cache', 'dev-secrets.json');
 
 /** Ports of the stack; each can be moved with its variable. */
 const PORT_DEFAULTS = Object.freeze({
@@ -35,24 +34,6 @@ function readDotenv() {
   const file = path.join(root, '.env');
   if (!fs.existsSync(file)) return {};
   return parseEnv(fs.readFileSync(file, 'utf8'));
-}
-
-function devSecrets() {
-  let secrets = {};
-  try {
-    secrets = JSON.parse(fs.readFileSync(secretsFile, 'utf8'));
-  } catch {
-    // first run, or an unreadable file: make new ones below
-  }
-  if (!secrets.encryptionKey || !secrets.serviceToken) {
-    secrets = {
-      encryptionKey: secrets.encryptionKey ?? crypto.randomBytes(32).toString('hex'),
-      serviceToken: secrets.serviceToken ?? crypto.randomBytes(32).toString('hex'),
-    };
-    fs.mkdirSync(path.dirname(secretsFile), { recursive: true });
-    fs.writeFileSync(secretsFile, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600 });
-  }
-  return secrets;
 }
 
 function checkUrl(env, name, protocols, example) {
@@ -96,7 +77,7 @@ function stackEnv({ nodeEnv = 'development' } = {}) {
   env.CONTROL_PLANE_INTERNAL_HOST ??= '127.0.0.1';
   env.CONTROL_PLANE_INTERNAL_URL ??= `http://127.0.0.1:${env.CONTROL_PLANE_INTERNAL_PORT}`;
   if (env.NODE_ENV !== 'production' && (!env.FLOWGATE_ENCRYPTION_KEY || !env.FLOWGATE_SERVICE_TOKEN)) {
-    const secrets = devSecrets();
+    const secrets = devSecrets(env);
     env.FLOWGATE_ENCRYPTION_KEY ??= secrets.encryptionKey;
     env.FLOWGATE_SERVICE_TOKEN ??= secrets.serviceToken;
   }

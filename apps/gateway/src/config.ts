@@ -44,6 +44,8 @@ export const gatewayConfigSchema = z.object({
   FLOWGATE_ENCRYPTION_KEY: z
     .string({ error: 'is required: the key that decrypts integration secrets (64 hex characters)' })
     .min(16, 'must be at least 16 characters (64 hex characters recommended)'),
+  /** During a key rotation: documents published before the control plane restarted with the new key still open. */
+  FLOWGATE_ENCRYPTION_KEY_PREVIOUS: z.string().optional(),
   GATEWAY_MAX_BODY_BYTES: env.positiveInt(1024 * 1024),
   FLOW_TIMEOUT_MS: env.positiveInt(15000),
   GATEWAY_LOG_BUFFER_MAX: env.positiveInt(100_000),

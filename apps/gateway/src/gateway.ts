@@ -74,7 +74,7 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
     { logBufferDepth: () => logs.depth, logEventsDropped: () => logs.dropped },
     { defaultMetrics: options.defaultMetrics },
   );
-  const portsContext = createFlowPortsContext({ config, redis, secrets: new SecretBox(config.FLOWGATE_ENCRYPTION_KEY), logger });
+  const portsContext = createFlowPortsContext({ config, redis, secrets: new SecretBox(config.FLOWGATE_ENCRYPTION_KEY, [config.FLOWGATE_ENCRYPTION_KEY_PREVIOUS]), logger });
   const cache = new ProjectCache({
     redis,
     subscriber,

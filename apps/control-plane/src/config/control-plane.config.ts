@@ -42,6 +42,8 @@ const schema = z
       .default('localhost'),
     GATEWAY_PUBLIC_URL: publicUrlTemplate,
     FLOWGATE_ENCRYPTION_KEY: optionalSecret(32, '64 hex characters, e.g. `openssl rand -hex 32`'),
+    /** During a key rotation: the old key, so secrets sealed with it still open (and are sealed again with the new one). */
+    FLOWGATE_ENCRYPTION_KEY_PREVIOUS: optionalSecret(32, 'the key used before FLOWGATE_ENCRYPTION_KEY, during a rotation'),
     FLOWGATE_SERVICE_TOKEN: optionalSecret(16, 'shared with the gateways, e.g. `openssl rand -hex 24`'),
     SESSION_TTL_HOURS: env.positiveInt(168),
     CONTROL_PLANE_CORS_ORIGINS: z.string().default('http://localhost:5173'),
@@ -79,6 +81,7 @@ const schema = z
     redisClusterNodes: value.REDIS_CLUSTER_NODES,
     gatewayPublicUrl: value.GATEWAY_PUBLIC_URL || `http://{subdomain}.${value.GATEWAY_DOMAIN}:8080`,
     encryptionKey: value.FLOWGATE_ENCRYPTION_KEY ?? DEV_ENCRYPTION_KEY,
+    previousEncryptionKey: value.FLOWGATE_ENCRYPTION_KEY_PREVIOUS,
     serviceToken: value.FLOWGATE_SERVICE_TOKEN ?? DEV_SERVICE_TOKEN,
     sessionTtlHours: value.SESSION_TTL_HOURS,
     corsOrigins: value.CONTROL_PLANE_CORS_ORIGINS.split(',')

@@ -41,7 +41,7 @@ export class InfrastructureModule {
               { node: { maxRetriesPerRequest: 2, connectionName: 'flowgate-control-plane' } },
             ),
         },
-        { provide: SecretBox, useFactory: () => new SecretBox(config.encryptionKey) },
+        { provide: SecretBox, useFactory: () => new SecretBox(config.encryptionKey, [config.previousEncryptionKey]) },
         Clock,
         ClientsShutdown,
       ],

@@ -21,6 +21,7 @@ describe('integrations (real PostgreSQL and Redis)', () => {
       kind: 'text-generation',
       provider: 'anthropic',
       api_key_masked: '••••abcd',
+      needs_new_secret: false,
       default_model: 'claude-x',
       created_at: expect.any(String),
       updated_at: expect.any(String),

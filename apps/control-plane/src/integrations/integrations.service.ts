@@ -27,14 +27,14 @@ export class IntegrationsService {
 
   async list(accountId: string, projectId: string): Promise<IntegrationView[]> {
     await this.projects.requireOwned(accountId, projectId);
-    return (await this.integrations.list(projectId)).map(toView);
+    return (await this.integrations.list(projectId)).map((record) => this.toView(record));
   }
 
   async get(accountId: string, projectId: string, kind: IntegrationKindParam): Promise<IntegrationView> {
     await this.projects.requireOwned(accountId, projectId);
     const integration = await this.integrations.find(projectId, toKind(kind));
     if (!integration) throw new AppError('not_found', `No ${kind} integration is configured`);
-    return toView(integration);
+    return this.toView(integration);
   }
 
   /** Creates or replaces the integration; without `api_key` the stored secret is kept. Published before the answer. */
@@ -51,9 +51,13 @@ export class IntegrationsService {
         throw new AppError('invalid_request', 'The request is not valid', [
           { path: 'api_key', message: 'is required when the integration is first configured' },
         ]);
+      if (!input.api_key && this.secrets.open(secret.secretEncrypted) === null)
+        throw new AppError('invalid_request', 'The request is not valid', [
+          { path: 'api_key', message: 'is required: the stored secret can no longer be decrypted (the encryption key changed)' },
+        ]);
       return this.integrations.upsert(tx, projectId, kind, { provider: input.provider, ...secret, settings });
     });
-    return toView(saved);
+    return this.toView(saved);
   }
 
   async remove(accountId: string, projectId: string, kind: IntegrationKindParam): Promise<void> {
@@ -61,6 +65,11 @@ export class IntegrationsService {
       if (!(await this.integrations.delete(tx, projectId, toKind(kind))))
         throw new AppError('not_found', `No ${kind} integration is configured`);
     });
+  }
+
+  /** With `needs_new_secret` when no key this process knows opens the stored secret. */
+  private toView(record: IntegrationRecord): IntegrationView {
+    return viewOf(record, this.secrets.open(record.secretEncrypted) === null);
   }
 
   /** Domains of the email integration, for the Send Email From check at Deploy. */
@@ -78,12 +87,13 @@ function settingsOf(record: IntegrationRecord): { default_model: string | null; 
   };
 }
 
-function toView(record: IntegrationRecord): IntegrationView {
+function viewOf(record: IntegrationRecord, needsNewSecret: boolean): IntegrationView {
   const settings = settingsOf(record);
   return {
     kind: toParam(record.kind),
     provider: record.provider,
     api_key_masked: `••••${record.secretLast4}`,
+    needs_new_secret: needsNewSecret,
     ...(record.kind === 'text_generation' ? { default_model: settings.default_model } : { verified_domains: settings.verified_domains }),
     created_at: record.createdAt.toISOString(),
     updated_at: record.updatedAt.toISOString(),

@@ -55,6 +55,13 @@ export class PublicationRepository {
     return { ...project, integrations, routes, keys };
   }
 
+  /** Compare-and-set of a sealed integration secret (key rotation); a row changed meanwhile is left alone. */
+  async replaceSecret(tx: Tx, projectId: string, kind: 'text_generation' | 'email', from: string, to: string): Promise<void> {
+    // Raw SQL so updated_at (shown to the user) keeps the time of their last Save.
+    await tx.$executeRaw`UPDATE integrations SET secret_encrypted = ${to}
+      WHERE project_id = ${projectId}::uuid AND kind = ${kind}::integration_kind AND secret_encrypted = ${from}`;
+  }
+
   async listProjectIds(): Promise<string[]> {
     const rows = await this.prisma.project.findMany({ select: { id: true }, orderBy: { id: 'asc' } });
     return rows.map((row) => row.id);

@@ -3,6 +3,7 @@ import { SecretBox } from '@flowgate/platform';
 import { AppError } from '../common/app-error';
 import { CONFIG, type ControlPlaneConfig } from '../config/control-plane.config';
 import type { Tx } from '../infrastructure/transaction';
+import { resealStaleSecrets, sealForGateways } from './integration-secrets';
 import { type LockedProject, PublicationRepository } from './publication.repository';
 import { buildApiDescription } from './api-description.builder';
 import { PublicationStore } from './publication.store';
@@ -130,6 +131,7 @@ export class PublicationService {
   ): Promise<void> {
     const state = await this.repository.loadServingState(tx, projectId);
     if (!state) throw new AppError('project_not_found', 'Project not found');
+    await resealStaleSecrets(this.secrets, state, (kind, from, to) => this.repository.replaceSecret(tx, projectId, kind, from, to));
     await this.store.writeProject(buildPublishedProject(state, (sealed) => this.reseal(sealed)), {
       previousSubdomain: options.previousSubdomain,
       announce: options.announce,
@@ -147,8 +149,8 @@ export class PublicationService {
     return state.keys.map((key) => ({ keyHash: key.keyHash, fields: publishedKeyFields(state.id, key) }));
   }
 
-  /** Integration secrets are published encrypted afresh (new IV) under FLOWGATE_ENCRYPTION_KEY. */
-  private reseal(stored: string): string {
-    return this.secrets.encrypt(this.secrets.decrypt(stored));
+  /** Integration secrets are published encrypted afresh (new IV) under FLOWGATE_ENCRYPTION_KEY; null when undecryptable. */
+  private reseal(stored: string): string | null {
+    return sealForGateways(this.secrets, stored);
   }
 }

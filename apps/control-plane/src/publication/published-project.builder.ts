@@ -39,22 +39,25 @@ const queryParamsOf = (value: unknown): PublishedQueryParam[] =>
 
 /**
  * The `fg:project:{id}` document of the Redis contract. `seal` re-encrypts an integration secret
- * for the publication (the gateways decrypt it with FLOWGATE_ENCRYPTION_KEY).
+ * for the publication (the gateways decrypt it with FLOWGATE_ENCRYPTION_KEY); null when the
+ * secret cannot be decrypted, and the integration is then published as not configured.
  */
-export function buildPublishedProject(state: ProjectServingState, seal: (storedSecret: string) => string): PublishedProject {
+export function buildPublishedProject(state: ProjectServingState, seal: (storedSecret: string) => string | null): PublishedProject {
   const integrations: PublishedIntegrations = { text_generation: null, email: null };
   for (const integration of state.integrations) {
     const settings = settingsOf(integration.settings);
+    const apiKeyEncrypted = seal(integration.secretEncrypted);
+    if (apiKeyEncrypted === null) continue;
     if (integration.kind === 'text_generation')
       integrations.text_generation = {
         provider: 'anthropic',
-        api_key_encrypted: seal(integration.secretEncrypted),
+        api_key_encrypted: apiKeyEncrypted,
         default_model: typeof settings.default_model === 'string' ? settings.default_model : null,
       };
     else
       integrations.email = {
         provider: 'sendgrid',
-        api_key_encrypted: seal(integration.secretEncrypted),
+        api_key_encrypted: apiKeyEncrypted,
         verified_domains: Array.isArray(settings.verified_domains) ? settings.verified_domains.map(String) : [],
       };
   }

@@ -42,6 +42,9 @@ export const integrationSchema = z.object({
   kind: z.enum(INTEGRATION_KINDS),
   provider: z.string(),
   api_key_masked: z.string().describe('The secret is never returned; only its last four characters'),
+  needs_new_secret: z
+    .boolean()
+    .describe('The stored secret cannot be decrypted (the encryption key changed): the integration is off until a new api_key is saved'),
   default_model: z.string().nullable().optional(),
   verified_domains: z.array(z.string()).optional(),
   created_at: z.string(),

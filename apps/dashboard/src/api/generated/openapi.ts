@@ -186,6 +186,8 @@ export type IntegrationDto = {
   provider: string;
   /** The secret is never returned; only its last four characters */
   api_key_masked: string;
+  /** The stored secret cannot be decrypted (the encryption key changed): the integration is off until a new api_key is saved */
+  needs_new_secret: boolean;
   default_model?: string | null;
   verified_domains?: Array<string>;
   created_at: string;
@@ -198,6 +200,8 @@ export type IntegrationListDto = {
     provider: string;
     /** The secret is never returned; only its last four characters */
     api_key_masked: string;
+    /** The stored secret cannot be decrypted (the encryption key changed): the integration is off until a new api_key is saved */
+    needs_new_secret: boolean;
     default_model?: string | null;
     verified_domains?: Array<string>;
     created_at: string;

@@ -2,6 +2,9 @@ import type { ReactNode } from 'react';
 import type { Integration } from '../../api/types';
 import { Field } from '../../ui/field';
 
+/** The stored secret no longer decrypts (the server's encryption key changed); its blocks are skipped meanwhile. */
+const NEEDS_NEW_SECRET = 'This key can no longer be read (the server’s encryption key changed), so the integration is off. Type the key again and save.';
+
 /**
  * One integration (`Text generation`, `Email`) as a named group: `API key` is write-only — empty
  * after saving, the stored secret shown masked — and `Remove` deletes the integration.
@@ -38,8 +41,8 @@ export function IntegrationGroup({
         value={apiKey}
         onChange={(e) => onApiKey(e.target.value)}
         placeholder={integration ? integration.api_key_masked : 'Not configured'}
-        status={integration ? `Saved: ${integration.api_key_masked}. Type a new key to replace it.` : 'Not configured'}
-        error={apiKeyError}
+        status={!integration ? 'Not configured' : integration.needs_new_secret ? undefined : `Saved: ${integration.api_key_masked}. Type a new key to replace it.`}
+        error={apiKeyError ?? (integration?.needs_new_secret ? NEEDS_NEW_SECRET : undefined)}
       />
       {children}
       <div>

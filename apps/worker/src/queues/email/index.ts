@@ -17,6 +17,8 @@ const emailQueueEnv = z.object({
   FLOWGATE_ENCRYPTION_KEY: z
     .string({ error: 'is required: the key that decrypts integration secrets (64 hex characters)' })
     .min(16, 'must be at least 16 characters (64 hex characters recommended)'),
+  /** During a key rotation: jobs queued before it carry secrets sealed with the old key. */
+  FLOWGATE_ENCRYPTION_KEY_PREVIOUS: z.string().optional(),
 });
 
 /** Read before `setup` (the runtime needs the policy first); `setup` validates it properly. */
@@ -33,7 +35,7 @@ export const queue: QueueDefinition<EmailJobData, EmailJobResult> = {
   concurrency: 4,
   setup(context) {
     const integrations = loadIntegrationsConfig(context.env);
-    const { REDIS_URL, REDIS_CLUSTER_NODES, FLOWGATE_ENCRYPTION_KEY } = loadConfig(emailQueueEnv, context.env);
+    const { REDIS_URL, REDIS_CLUSTER_NODES, FLOWGATE_ENCRYPTION_KEY, FLOWGATE_ENCRYPTION_KEY_PREVIOUS } = loadConfig(emailQueueEnv, context.env);
     const redis = createRedisClient(
       { url: REDIS_URL, clusterNodes: REDIS_CLUSTER_NODES },
       { node: { connectionName: 'flowgate-worker-email', maxRetriesPerRequest: 3 } },
@@ -41,7 +43,7 @@ export const queue: QueueDefinition<EmailJobData, EmailJobResult> = {
     redis.on('error', (error) => context.logger.debug({ err: error }, 'email queue redis connection error'));
     const deliver = createEmailDeliveryProcessor({
       redis,
-      secrets: new SecretBox(FLOWGATE_ENCRYPTION_KEY),
+      secrets: new SecretBox(FLOWGATE_ENCRYPTION_KEY, [FLOWGATE_ENCRYPTION_KEY_PREVIOUS]),
       sendgridBaseUrl: integrations.sendgridBaseUrl,
       logger: context.logger,
     });
