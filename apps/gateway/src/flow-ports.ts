@@ -14,7 +14,7 @@
  */
 import type { PublishedProject } from '@flowgate/contracts';
 import { IntegrationError, type EmailPort, type FlowPorts, type HttpPort, type ImagePort, type TextGenerationPort } from '@flowgate/flow-engine';
-import type { GuardedFetch, ImageStore, IntegrationsConfig } from '@flowgate/integrations';
+import type { GuardedFetch, HeavyWorkPool, ImageStore, IntegrationsConfig } from '@flowgate/integrations';
 import { bullmqPrefix, createRedisClient, type Logger, type RedisClient, type RedisTarget, type SecretBox } from '@flowgate/platform';
 import type { Queue } from 'bullmq';
 import type { GatewayConfig } from './config';
@@ -46,6 +46,8 @@ interface LoadedIntegrations {
 interface SharedIntegrations {
   /** Loads the adapters on first call. */
   loaded(): LoadedIntegrations;
+  /** Worker threads for image filters and long regular expressions, started on first use. */
+  heavyWork(): HeavyWorkPool;
   emailQueue(): Queue;
   close(): Promise<void>;
 }
@@ -76,8 +78,11 @@ function createSharedIntegrations(deps: FlowPortsDeps, env: NodeJS.ProcessEnv = 
   if (Object.keys(env).some((name) => INTEGRATION_VARIABLES.test(name))) load();
   let queue: Queue | null = null;
   let queueConnection: RedisClient | null = null;
+  let pool: HeavyWorkPool | null = null;
   return {
     loaded: load,
+    heavyWork: () =>
+      (pool ??= loadIntegrations().createHeavyWorkPool({ threads: deps.config.FLOW_WORKER_THREADS, maxQueue: deps.config.FLOW_WORKER_QUEUE })),
     emailQueue() {
       // Opened on the first project with an email integration: one connection per gateway.
       if (!queue) {
@@ -96,6 +101,7 @@ function createSharedIntegrations(deps: FlowPortsDeps, env: NodeJS.ProcessEnv = 
     close: async () => {
       await queue?.close();
       await queueConnection?.quit().catch(() => queueConnection?.disconnect());
+      await pool?.close();
     },
   };
 }
@@ -107,7 +113,8 @@ export function createFlowPortsContext(deps: FlowPortsDeps): FlowPortsContext {
 }
 
 /**
- * The ports of one project: outbound HTTP and images always (behind the egress guard), text
+ * The ports of one project: outbound HTTP and images always (behind the egress guard), long
+ * regular expressions and image pixels in the shared worker pool (heavy-work-pool.ts), text
  * generation and email only when the project configured them — a missing port makes the
  * engine skip the block. A secret that cannot be decrypted gives a port that fails the
  * block with a clear message instead of silently skipping it.
@@ -130,11 +137,13 @@ export function buildFlowPorts(project: PublishedProject, deps: FlowPortsDeps): 
             ttlSeconds: config.images.ttlSeconds,
             maxBytes: config.images.maxBytes,
             maxPixels: config.images.maxPixels,
+            filter: (task, signal) => shared.heavyWork().filterImage(task, signal),
           });
         }
         return images.manipulate(request, signal);
       },
     },
+    regex: { match: (task, signal) => shared.heavyWork().regex.match(task, signal) },
   };
 
   const text = project.integrations.text_generation;

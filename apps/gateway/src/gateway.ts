@@ -1,3 +1,4 @@
+import { FairScheduler } from '@flowgate/flow-engine';
 import { createLogger, SecretBox, type Logger } from '@flowgate/platform';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -6,7 +7,7 @@ import { AdminRoutes } from './admin/admin-routes';
 import { ControlPlaneClient } from './admin/control-plane-client';
 import { ApiKeyVerifier } from './auth/api-key-verifier';
 import { RequestAuthenticator } from './auth/request-authenticator';
-import type { GatewayConfig } from './config';
+import { flowLimitsOf, type GatewayConfig } from './config';
 import { loadProject } from './config-cache/loaded-project';
 import { ProjectCache } from './config-cache/project-cache';
 import { buildFlowPorts, createFlowPortsContext } from './flow-ports';
@@ -125,6 +126,9 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
     logger,
     maxBodyBytes: config.GATEWAY_MAX_BODY_BYTES,
     flowTimeoutMs: config.FLOW_TIMEOUT_MS,
+    flowLimits: flowLimitsOf(config),
+    // setImmediate runs after the loop polled its sockets: requests that arrived meanwhile go first.
+    scheduler: new FairScheduler({ maxSliceMs: config.FLOW_SLICE_MS, defer: setImmediate }),
   });
 
   const server = http.createServer<typeof http.IncomingMessage, typeof GatewayResponse>(

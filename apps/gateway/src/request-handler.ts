@@ -1,4 +1,4 @@
-import { runFlow, type FlowRequest, type FlowResult } from '@flowgate/flow-engine';
+import { runFlow, type ExecuteOptions, type FlowLimits, type FlowRequest, type FlowResult, type FlowScheduler } from '@flowgate/flow-engine';
 import type { Logger } from '@flowgate/platform';
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
@@ -32,6 +32,9 @@ export interface RequestHandlerDeps {
   logger: Logger;
   maxBodyBytes: number;
   flowTimeoutMs: number;
+  flowLimits: FlowLimits;
+  /** Shared by every request: long flows take turns on the event loop. */
+  scheduler: FlowScheduler;
 }
 
 const MAX_LOGGED_PATH = 2048;
@@ -71,8 +74,11 @@ interface RouteMatch {
 export class RequestHandler {
   private readonly onClose: (this: GatewayResponse) => void;
   private readonly lookupWarning = new Throttle(10_000);
+  /** The same for every request (the deadline is relative), so none is built per request. */
+  private readonly flowOptions: ExecuteOptions;
 
   constructor(private readonly deps: RequestHandlerDeps) {
+    this.flowOptions = { deadlineMs: deps.flowTimeoutMs, limits: deps.flowLimits, scheduler: deps.scheduler };
     const record = (res: GatewayResponse): void => this.record(res);
     this.onClose = function onClose(this: GatewayResponse): void {
       record(this);
@@ -201,7 +207,7 @@ export class RequestHandler {
       body,
       req,
     );
-    const result = runFlow(route.prepared!, request, project.ports, { deadlineMs: this.deps.flowTimeoutMs });
+    const result = runFlow(route.prepared!, request, project.ports, this.flowOptions);
     if (result instanceof Promise) return result.then((settled) => answerFlow(res, settled));
     answerFlow(res, result);
     return undefined;

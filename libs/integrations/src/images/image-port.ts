@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { EgressError, IntegrationError, type ImageOperation, type ImagePort } from '@flowgate/flow-engine';
 import type { GuardedFetch } from '../egress/guarded-fetch';
-import { applyCssFilter, InvalidFilterValueError } from './css-filters';
-import { decodeImage, encodePng, ImageDecodeError } from './image-codec';
+import { filterImage, type ImageFilterOutcome, type ImageFilterTask } from './image-filter';
 import type { ImageStore } from './image-store';
 
 export const DEFAULT_IMAGE_TTL_SECONDS = 86_400;
@@ -19,6 +18,11 @@ export interface ImagePortOptions {
   ttlSeconds?: number;
   maxBytes?: number;
   maxPixels?: number;
+  /**
+   * The pixel work (decode, filter, encode). The gateway passes its worker pool's, so that an
+   * image at the pixel cap never runs on the event loop; default: on the calling thread.
+   */
+  filter?: (task: ImageFilterTask, signal: AbortSignal) => Promise<ImageFilterOutcome>;
 }
 
 /** Image ids are 128 random bits, base64url. */
@@ -29,21 +33,15 @@ export function createImagePort(options: ImagePortOptions): ImagePort {
   const maxBytes = options.maxBytes ?? DEFAULT_IMAGE_MAX_BYTES;
   const maxPixels = options.maxPixels ?? DEFAULT_IMAGE_MAX_PIXELS;
   const base = options.publicBaseUrl.replace(/\/+$/, '');
+  const filter = options.filter ?? ((task: ImageFilterTask) => filterImage(task));
 
   return {
     async manipulate(request: { image_url: string; operation: ImageOperation; value: number }, signal: AbortSignal): Promise<string> {
       const source = await download(options.fetch, request.image_url, maxBytes, signal);
-      let png: Buffer;
-      try {
-        const bitmap = await decodeImage(source, maxPixels);
-        throwIfAborted(signal);
-        applyCssFilter(bitmap, request.operation, request.value);
-        png = await encodePng(bitmap);
-      } catch (error) {
-        if (error instanceof InvalidFilterValueError || error instanceof ImageDecodeError) throw new IntegrationError(PROVIDER, error.message);
-        throw error;
-      }
+      const filtered = await filter({ source, operation: request.operation, value: request.value, maxPixels }, signal);
+      if (!filtered.ok) throw new IntegrationError(PROVIDER, filtered.message);
       throwIfAborted(signal);
+      const png = Buffer.from(filtered.png.buffer, filtered.png.byteOffset, filtered.png.byteLength);
       const id = randomBytes(16).toString('base64url');
       await options.store.put(id, png, ttlSeconds);
       return `${base}/_images/${id}.png`;

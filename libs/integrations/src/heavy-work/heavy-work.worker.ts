@@ -1,0 +1,18 @@
+/**
+ * Runs in the heavy-work pool's threads (heavy-work-pool.ts): work whose cost grows with its
+ * input — image filters at up to FLOWGATE_IMAGE_MAX_PIXELS, regular expressions on long texts —
+ * so that it never runs on a gateway's event loop.
+ */
+import { runRegexTask, type RegexOutcome, type RegexTask } from '@flowgate/flow-engine';
+import Piscina from 'piscina';
+import { filterImage, type ImageFilterTask } from '../images/image-filter';
+
+export type HeavyTask = { kind: 'regex'; regex: RegexTask } | { kind: 'image'; image: ImageFilterTask };
+/** An image's PNG comes back as the bare bytes, so that Piscina can move them instead of copying. */
+export type HeavyResult = { kind: 'regex'; outcome: RegexOutcome } | Uint8Array | { kind: 'image_error'; message: string };
+
+export default async function runHeavyTask(task: HeavyTask): Promise<HeavyResult> {
+  if (task.kind === 'regex') return { kind: 'regex', outcome: runRegexTask(task.regex) };
+  const filtered = await filterImage(task.image);
+  return filtered.ok ? (Piscina.move(filtered.png) as Uint8Array) : { kind: 'image_error', message: filtered.message };
+}
