@@ -22,12 +22,13 @@ export interface BrowserStack {
  */
 export async function startBrowserStack(): Promise<BrowserStack> {
   const suffix = randomBytes(4).toString('hex');
-  const [cpPort, gwPort, ingestPort] = await Promise.all([freePort(), freePort(), freePort()]);
+  const [cpPort, cpInternalPort, gwPort, ingestPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
   const shared = {
     KAFKA_LOG_TOPIC: `flowgate.browser.${suffix}`,
     KAFKA_LOG_DLQ_TOPIC: `flowgate.browser.${suffix}.dlq`,
     GATEWAY_PUBLIC_URL: `http://{subdomain}.localhost:${gwPort}`,
     CONTROL_PLANE_URL: `http://127.0.0.1:${cpPort}`,
+    CONTROL_PLANE_INTERNAL_URL: `http://127.0.0.1:${cpInternalPort}`,
     BULLMQ_PREFIX: `browser-${suffix}`,
   };
   const apps: AppProcess[] = [];
@@ -35,7 +36,7 @@ export async function startBrowserStack(): Promise<BrowserStack> {
     await Promise.all(apps.map((app) => app.stop()));
   };
   try {
-    const controlPlane = spawnApp('control-plane', { ...shared, CONTROL_PLANE_PORT: String(cpPort) });
+    const controlPlane = spawnApp('control-plane', { ...shared, CONTROL_PLANE_PORT: String(cpPort), CONTROL_PLANE_INTERNAL_PORT: String(cpInternalPort) });
     const gateway = spawnApp('gateway', { ...shared, GATEWAY_PORT: String(gwPort), GATEWAY_HOST: '127.0.0.1' });
     const ingest = spawnApp('log-ingest', { ...shared, LOG_INGEST_PORT: String(ingestPort), LOG_INGEST_GROUP: `browser-${suffix}` });
     apps.push(controlPlane, gateway, ingest);
