@@ -15,6 +15,7 @@ export { prepareFlow } from './execute/prepare-flow';
 export type { PreparedFlow } from './execute/prepare-flow';
 export { executeFlow, runFlow } from './execute/execute-flow';
 export type { FlowRequest, FlowResult, ExecuteOptions } from './runtime/flow-io';
+export type { FlowTracer, TracedBlock, SkipReason } from './runtime/flow-tracer';
 export { DEFAULT_FLOW_LIMITS } from './runtime/flow-limits';
 export type { FlowLimits } from './runtime/flow-limits';
 export { FairScheduler, MIN_SLICE_MS } from './runtime/fair-scheduler';

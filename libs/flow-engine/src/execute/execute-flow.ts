@@ -4,6 +4,7 @@ import { DEFAULT_FLOW_LIMITS } from '../runtime/flow-limits';
 import { BlockFailure, RunInterrupted, ValueTooLarge } from '../runtime/run-errors';
 import type { ExecuteOptions, FlowRequest, FlowResult } from '../runtime/flow-io';
 import { FIRST_SLICE_MS, type FlowRun } from '../runtime/flow-run';
+import type { FlowTracer } from '../runtime/flow-tracer';
 import type { PreparedFlow, Step } from './prepare-flow';
 
 /** Above this, `deadlineMs` is an absolute `Date.now()` timestamp rather than a budget. */
@@ -29,6 +30,7 @@ export function executeFlow(flow: PreparedFlow, request: FlowRequest, ports: Flo
  */
 export function runFlow(flow: PreparedFlow, request: FlowRequest, ports: FlowPorts, options: ExecuteOptions = {}): FlowResult | Promise<FlowResult> {
   let step: Step | null = null;
+  const tracer = options.tracer ?? null;
   try {
     if (options.signal?.aborted) return interrupted(new RunInterrupted('cancelled'), null);
     const run = flow.startRun(request, ports, {
@@ -39,14 +41,16 @@ export function runFlow(flow: PreparedFlow, request: FlowRequest, ports: FlowPor
     });
     step = flow.entry;
     while (step !== null) {
+      if (tracer !== null) tracer.blockStarted(step);
       const outcome = step.execute(run);
-      if (outcome instanceof Promise) return continueAsync(run, step, outcome);
+      if (outcome instanceof Promise) return continueAsync(run, step, outcome, tracer);
+      if (tracer !== null) traceEnd(tracer, run, step, outcome);
       step = advance(step, outcome);
-      if (step !== null && run.sliceUsedUp()) return continueAsync(run, step, null);
+      if (step !== null && run.sliceUsedUp()) return continueAsync(run, step, null, tracer);
     }
     return run.result ?? emptyResponse();
   } catch (error) {
-    return failure(error, step);
+    return failed(error, step, tracer);
   }
 }
 
@@ -54,19 +58,25 @@ export function runFlow(flow: PreparedFlow, request: FlowRequest, ports: FlowPor
  * Goes on from `step`: awaiting its pending outcome first when it has one, else after waiting
  * for the next slice. Time spent waiting (for a port or a slice) is not counted as CPU.
  */
-async function continueAsync(run: FlowRun, from: Step, pending: Promise<unknown> | null): Promise<FlowResult> {
+async function continueAsync(run: FlowRun, from: Step, pending: Promise<unknown> | null, tracer: FlowTracer | null): Promise<FlowResult> {
   let step: Step | null = from;
   try {
-    if (pending !== null) step = advance(from, await settle(run, pending));
-    else await nextSlice(run);
+    if (pending !== null) {
+      const outcome = await settle(run, pending);
+      if (tracer !== null) traceEnd(tracer, run, from, outcome);
+      step = advance(from, outcome);
+    } else await nextSlice(run);
     while (step !== null) {
-      const outcome = step.execute(run);
-      step = advance(step, outcome instanceof Promise ? await settle(run, outcome) : outcome);
+      if (tracer !== null) tracer.blockStarted(step);
+      let outcome = step.execute(run);
+      if (outcome instanceof Promise) outcome = await settle(run, outcome);
+      if (tracer !== null) traceEnd(tracer, run, step, outcome);
+      step = advance(step, outcome);
       if (step !== null && run.sliceUsedUp()) await nextSlice(run);
     }
     return run.result ?? emptyResponse();
   } catch (error) {
-    return failure(error, step);
+    return failed(error, step, tracer);
   } finally {
     run.dispose();
   }
@@ -90,6 +100,19 @@ async function nextSlice(run: FlowRun): Promise<void> {
 }
 
 const advance = (step: Step, outcome: unknown): Step | null => (step.flow === 'branch' && outcome !== true ? step.whenFalse : step.next);
+
+/** What the block stored: its variable, or the answer of a Respond / Return Error. */
+function traceEnd(tracer: FlowTracer, run: FlowRun, step: Step, outcome: unknown): void {
+  const stored = step.flow === 'end' ? run.result : step.outputSlot >= 0 ? run.vars[step.outputSlot] : undefined;
+  tracer.blockEnded(step, { stored, branch: step.flow === 'branch' ? outcome === true : null, skipped: run.skipped });
+  run.skipped = null;
+}
+
+function failed(error: unknown, step: Step | null, tracer: FlowTracer | null): FlowResult {
+  const result = failure(error, step);
+  if (tracer !== null && step !== null && result.type === 'error') tracer.blockFailed(step, result);
+  return result;
+}
 
 let sharedScheduler: FairScheduler | null = null;
 const defaultScheduler = (): FlowScheduler => (sharedScheduler ??= new FairScheduler({ maxSliceMs: DEFAULT_FLOW_LIMITS.sliceMs }));

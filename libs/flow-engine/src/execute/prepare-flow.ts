@@ -9,7 +9,10 @@ import { ResolverFactory, type SlotTable } from '../template/template-resolver';
 /** One block ready to run, linked to the block(s) after it. */
 export interface Step {
   readonly id: string;
+  readonly type: string;
   readonly label: string;
+  /** The variable slot the block writes, or -1 (for a tracer: what the block stored). */
+  readonly outputSlot: number;
   readonly flow: BlockFlow;
   readonly async: boolean;
   readonly execute: BlockExecutor;
@@ -92,24 +95,28 @@ export function prepareFlow(compiled: CompiledFlow): PreparedFlow {
     const config = registered.compiledSchema.safeParse(block.config);
     if (!config.success) throw new Error(`Malformed compiled flow: config of block ${block.id}: ${config.error.message}`);
     const { definition } = registered;
+    let outputSlot = -1;
     const context: PrepareContext = {
       nodeId: block.id,
       label: definition.label,
       value: (ast) => resolvers.value(ast),
       text: (ast) => resolvers.text(ast),
-      variable: (name) => slots.variable(name),
+      variable: (name) => (outputSlot = slots.variable(name)),
     };
     const link = (target: number | null | undefined): Step | null => {
       if (target === null || target === undefined) return null;
       if (target <= index || target >= steps.length) throw new Error(`Malformed compiled flow: block ${block.id} does not lead forward`);
       return steps[target];
     };
+    const execute = definition.prepare(config.data, context);
     steps[index] = {
       id: block.id,
+      type: block.type,
       label: definition.label,
+      outputSlot,
       flow: definition.flow,
       async: definition.async === true,
-      execute: definition.prepare(config.data, context),
+      execute,
       next: definition.flow === 'end' ? null : link(block.next),
       whenFalse: definition.flow === 'branch' ? link(block.next_when_false) : null,
     };

@@ -1,5 +1,6 @@
 import type { FlowScheduler } from './fair-scheduler';
 import type { FlowLimits } from './flow-limits';
+import type { FlowTracer } from './flow-tracer';
 
 /** What the gateway hands the engine for one request. */
 export interface FlowRequest {
@@ -37,4 +38,6 @@ export interface ExecuteOptions {
    * Default: one `FairScheduler` per process, deferring with `setTimeout(…, 0)`.
    */
   scheduler?: FlowScheduler;
+  /** Told what every block did (test runs); absent on live requests. */
+  tracer?: FlowTracer;
 }

@@ -2,6 +2,7 @@ import type { FlowPorts } from '../ports';
 import type { FlowScheduler } from './fair-scheduler';
 import type { FlowLimits } from './flow-limits';
 import type { FlowRequest, FlowResult } from './flow-io';
+import type { SkipReason } from './flow-tracer';
 import { Interrupt } from './interrupt';
 import { RunInterrupted, ValueTooLarge } from './run-errors';
 import { formatCount, valueSize } from './value-size';
@@ -35,6 +36,8 @@ export class FlowRun {
   readonly deadlineAt: number;
   /** Time on the event loop used by the slices that ended. */
   cpuUsedMs = 0;
+  /** Set by a block that did nothing (read and cleared by a tracer). */
+  skipped: SkipReason | null = null;
   private readonly deadlineTick: number;
   private sliceStart: number;
   private sliceMs = FIRST_SLICE_MS;
@@ -55,6 +58,11 @@ export class FlowRun {
     this.externalSignal = bounds.signal;
     this.sliceStart = clock();
     this.deadlineTick = bounds.deadlineAt === Infinity ? Infinity : this.sliceStart + (bounds.deadlineAt - Date.now());
+  }
+
+  /** Marks the running block as skipped: it had no port to call (or a test run only shows the email). */
+  skip(reason: SkipReason): void {
+    this.skipped = reason;
   }
 
   /** One clock reading per run, so `{current_time}` and `{current_date}` agree. */

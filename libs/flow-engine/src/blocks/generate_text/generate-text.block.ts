@@ -27,7 +27,7 @@ export const generateTextBlock = defineBlock<GenerateTextConfig>({
     const text = context.text(prompt);
     return async (run) => {
       const generator = run.ports.textGeneration;
-      if (!generator) return;
+      if (!generator) return run.skip('integration_not_configured');
       try {
         run.vars[slot] = await generator.generate({ prompt: text(run), model, temperature, max_tokens }, run.signal);
       } catch (error) {

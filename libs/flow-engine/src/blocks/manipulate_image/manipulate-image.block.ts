@@ -57,7 +57,7 @@ export const manipulateImageBlock = defineBlock<ManipulateImageConfig>({
     const amount = context.value(value);
     return async (run) => {
       const images = run.ports.images;
-      if (!images) return;
+      if (!images) return run.skip('integration_not_configured');
       const resolved = amount(run);
       const problem = rangeProblem(operation, resolved);
       if (problem !== null) throw new BlockFailure(problem);

@@ -44,7 +44,7 @@ export const sendEmailBlock = defineBlock<SendEmailConfig>({
     const body = context.text(config.body);
     return async (run) => {
       const email = run.ports.email;
-      if (!email) return;
+      if (!email) return run.skip('integration_not_configured');
       const message = { to: to(run).trim(), from: from(run).trim(), subject: subject(run), body: body(run) };
       if (parseMailbox(message.to) === null) throw new BlockFailure(`To must be an email address, got "${message.to}"`);
       const problem = senderProblem(message.from, email.verifiedDomains);

@@ -1,0 +1,73 @@
+import type { FlowTracer, SkipReason, TracedBlock } from '../runtime/flow-tracer';
+import type { FlowResult } from '../runtime/flow-io';
+import { graphFlow, linearFlow, request, runFlow } from '../testing/flow-fixtures';
+
+type Entry = { id: string; type: string; status: 'running' | 'ok' | 'error'; stored?: unknown; branch?: boolean | null; skipped?: SkipReason | null; error?: string };
+
+/** Records the tracer's calls as the Workshop's trace would. */
+function recordingTracer() {
+  const entries: Entry[] = [];
+  const tracer: FlowTracer = {
+    blockStarted: (block: TracedBlock) => entries.push({ id: block.id, type: block.type, status: 'running' }),
+    blockEnded: (block, outcome) => Object.assign(entries[entries.length - 1], { status: 'ok', ...outcome }),
+    blockFailed: (block, error: Extract<FlowResult, { type: 'error' }>) => {
+      const last = entries[entries.length - 1];
+      if (last?.id === block.id && last.status === 'running') Object.assign(last, { status: 'error', error: error.code });
+      else entries.push({ id: block.id, type: block.type, status: 'error', error: error.code });
+    },
+  };
+  return { tracer, entries };
+}
+
+describe('flow tracer', () => {
+  it('records each block in order with what it stored, the branch taken, and why a block was skipped', async () => {
+    const { tracer, entries } = recordingTracer();
+    const flow = graphFlow(
+      [
+        { id: 'v', type: 'set_variable', config: { name: 'who', value: 'Ada' } },
+        { id: 'g', type: 'generate_text', config: { prompt: 'hi', ref: 'poem' } },
+        { id: 'c', type: 'condition', config: { left: '{local.who}', operator: 'eq', right: 'Ada' } },
+        { id: 'yes', type: 'respond', config: { status: 201, body: { hello: '{local.who}' } } },
+        { id: 'no', type: 'respond', config: { status: 200, body: {} } },
+      ],
+      ['start>v', 'v>g', 'g>c', 'c:true>yes', 'c:false>no'],
+    );
+    const result = await runFlow(flow, { options: { tracer } });
+    expect(result).toEqual({ type: 'response', status: 201, body: { hello: 'Ada' } });
+    expect(entries).toEqual([
+      { id: 'v', type: 'set_variable', status: 'ok', stored: 'Ada', branch: null, skipped: null },
+      { id: 'g', type: 'generate_text', status: 'ok', stored: null, branch: null, skipped: 'integration_not_configured' },
+      { id: 'c', type: 'condition', status: 'ok', stored: undefined, branch: true, skipped: null },
+      { id: 'yes', type: 'respond', status: 'ok', stored: { type: 'response', status: 201, body: { hello: 'Ada' } }, branch: null, skipped: null },
+    ]);
+  });
+
+  it('names the block that failed', async () => {
+    const { tracer, entries } = recordingTracer();
+    const flow = linearFlow([
+      { id: 'a', type: 'set_variable', config: { name: 'x', value: 'zz' } },
+      { id: 'd', type: 'decode_text', config: { input: '{local.x}', encoding: 'hex', ref: 'out' } },
+    ]);
+    const result = await runFlow(flow, { options: { tracer }, request: request() });
+    expect(result).toMatchObject({ type: 'error', code: 'flow_error', node_id: 'd' });
+    expect(entries.map(({ id, status }) => [id, status])).toEqual([
+      ['a', 'ok'],
+      ['d', 'error'],
+    ]);
+  });
+
+  it('follows a flow through an awaited port call', async () => {
+    const { tracer, entries } = recordingTracer();
+    const flow = linearFlow([
+      { id: 'h', type: 'http_request', config: { name: 'api', url: 'https://api.example.com/' } },
+      { id: 'r', type: 'respond', config: { status: 200, body: { s: '{api.status}' } } },
+    ]);
+    const http = { request: async () => ({ status: 204, headers: {}, body: '' }) };
+    await expect(runFlow(flow, { options: { tracer }, ports: { http } })).resolves.toMatchObject({ body: { s: 204 } });
+    expect(entries.map(({ id, status }) => [id, status])).toEqual([
+      ['h', 'ok'],
+      ['r', 'ok'],
+    ]);
+    expect(entries[0].stored).toMatchObject({ status: 204 });
+  });
+});
