@@ -5,7 +5,7 @@
  */
 import { runRegexTask, type RegexOutcome, type RegexTask } from '@flowgate/flow-engine';
 import Piscina from 'piscina';
-import { filterImage, type ImageFilterTask } from '../images/image-filter';
+import type { ImageFilterTask } from '../images/image-filter';
 
 export type HeavyTask = { kind: 'regex'; regex: RegexTask } | { kind: 'image'; image: ImageFilterTask };
 /** An image's PNG comes back as the bare bytes, so that Piscina can move them instead of copying. */
@@ -13,6 +13,8 @@ export type HeavyResult = { kind: 'regex'; outcome: RegexOutcome } | Uint8Array 
 
 export default async function runHeavyTask(task: HeavyTask): Promise<HeavyResult> {
   if (task.kind === 'regex') return { kind: 'regex', outcome: runRegexTask(task.regex) };
+  // The image codecs (jimp) load with the first image task: a thread that only matches patterns starts faster.
+  const { filterImage } = require('../images/image-filter') as typeof import('../images/image-filter');
   const filtered = await filterImage(task.image);
   return filtered.ok ? (Piscina.move(filtered.png) as Uint8Array) : { kind: 'image_error', message: filtered.message };
 }

@@ -1,0 +1,123 @@
+/**
+ * One project's flow must not stall the gateway for the others (issue 17): the issue's
+ * reproductions answer with a clear error, and a long flow lets another project's request
+ * through while it runs. No timing thresholds: what is asserted is order and answers.
+ */
+import type { PublishedProject } from '@flowgate/contracts';
+import { Redis } from 'ioredis';
+import type { Gateway } from './gateway';
+import { startGateway } from './testing/gateway-harness';
+import { call, type CallResult } from './testing/http-call';
+import { publishedRoute, respond, TestPublisher, type Block } from './testing/publication';
+import { startStandIn, type StandIn } from './testing/stand-in';
+
+jest.setTimeout(60_000);
+
+const setVariable = (value: string): Block => ({ type: 'set_variable', config: { name: 'v', value } });
+const changeCase = (index: number): Block => ({ type: 'manipulate_text', config: { input: '{local.v}', operation: index % 2 === 0 ? 'uppercase' : 'lowercase', ref: 'v' } });
+
+/** The issue's flow: 1 + 24 doublings + 80 case changes + Respond = 106 blocks. */
+const doubling: Block[] = [
+  setVariable('{body.s}'),
+  ...Array.from({ length: 24 }, () => setVariable('{local.v}{local.v}')),
+  ...Array.from({ length: 80 }, (_, index) => changeCase(index)),
+  respond({ v: '{local.v}' }),
+];
+
+describe('bounded flows: one project cannot stall another', () => {
+  const savedEnv = { ...process.env };
+  let redis: Redis;
+  let publisher: TestPublisher;
+  let gateway: Gateway;
+  let noisy: PublishedProject;
+  let quiet: PublishedProject;
+  let started: StandIn;
+  let startedSignal: () => void = () => undefined;
+
+  beforeAll(async () => {
+    // Tells the test when the long flow is running: its first block calls this server.
+    started = await startStandIn((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      startedSignal();
+    });
+    process.env.FLOWGATE_EGRESS_ALLOW_CIDRS = '127.0.0.0/8';
+    redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+    publisher = new TestPublisher(redis);
+    noisy = publisher.newProject([
+      publishedRoute({ path: '/double', method: 'POST', blocks: doubling }),
+      publishedRoute({
+        path: '/match',
+        method: 'POST',
+        blocks: [{ type: 'match_regex', config: { input: '{body.t}', pattern: '{body.p}', flags: 'i', ref: 'm' } }, respond({ found: '{result.m.isMatch}' })],
+      }),
+      publishedRoute({
+        path: '/long',
+        method: 'POST',
+        blocks: [
+          { type: 'http_request', config: { name: 'started', url: `${started.url}/started` } },
+          setVariable('{body.s}'),
+          ...Array.from({ length: 150 }, (_, index) => changeCase(index)),
+          respond({ length: '{local.v}' }),
+        ],
+      }),
+    ]);
+    quiet = publisher.newProject([publishedRoute({ path: '/ping', blocks: [respond({ pong: true })] })]);
+    await publisher.publish(noisy);
+    await publisher.publish(quiet);
+    gateway = await startGateway();
+  });
+
+  afterAll(async () => {
+    await gateway?.close();
+    await publisher.cleanup();
+    redis.disconnect();
+    await started.close();
+    process.env = savedEnv;
+  });
+
+  const post = (path: string, body: unknown): Promise<CallResult> =>
+    call(gateway.url, `${noisy.subdomain}.localhost`, path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const ping = (): Promise<CallResult> => call(gateway.url, `${quiet.subdomain}.localhost`, '/ping');
+
+  it('answers the value-doubling flow with 422 value_too_large naming the block, and serves another project meanwhile', async () => {
+    const [abusive, probe] = await Promise.all([post('/double', { s: 'x'.repeat(16) }), ping()]);
+    expect(abusive.status).toBe(422);
+    expect(abusive.json).toEqual({
+      success: false,
+      code: 'value_too_large',
+      message: 'Set Variable (n18): the text would be at least 2,097,152 characters; the limit is 1,048,576',
+    });
+    expect(probe.json).toEqual({ pong: true });
+  });
+
+  it('refuses a 0.7 MB case-insensitive pattern before compiling it', async () => {
+    const [abusive, probe] = await Promise.all([post('/match', { p: '(?:a|b)'.repeat(100_000), t: 'ab' }), ping()]);
+    expect(abusive.status).toBe(422);
+    expect(abusive.json).toEqual({ success: false, code: 'value_too_large', message: 'Match Regex (n1): the pattern is 700,000 characters; the limit is 4,096' });
+    expect(probe.status).toBe(200);
+  });
+
+  it('runs a long pattern on a long text off the event loop', async () => {
+    const answer = await post('/match', { p: `(?:${'x'.repeat(300)})|b+`, t: 'ab'.repeat(50_000) });
+    expect(answer.json).toEqual({ found: true });
+  });
+
+  it('answers another project while a long flow is running', async () => {
+    const running = new Promise<void>((resolve) => (startedSignal = resolve));
+    const order: string[] = [];
+    // 150 case changes of 700,000 characters: far longer than one slice of the event loop.
+    const long = post('/long', { s: 'Ab'.repeat(350_000) }).then((answer) => {
+      order.push('long flow answered');
+      return answer;
+    });
+    await running;
+    const probe = await ping();
+    order.push('probe answered');
+    const answer = await long;
+    expect(probe.json).toEqual({ pong: true });
+    expect(order).toEqual(['probe answered', 'long flow answered']);
+    // Within the CPU budget it completes; on a slow machine the budget ends it with a clear error.
+    if (answer.status === 200) expect(answer.json).toEqual({ length: 'ab'.repeat(350_000) });
+    else expect(answer.json).toMatchObject({ success: false, code: 'flow_cpu_exceeded' });
+  });
+});
