@@ -4,6 +4,7 @@ import { AppLayout } from './app-layout';
 import { NotFoundPage } from './not-found-page';
 import { ProjectLayout } from './project-layout';
 import { RequireSession } from './require-session';
+import { Loading } from '../ui/states';
 import { RouteError } from './route-error';
 
 /**
@@ -16,6 +17,8 @@ export const routes: RouteObject[] = [
   {
     element: <RequireSession />,
     errorElement: <RouteError />,
+    // Shown while the first page's lazy chunk loads.
+    hydrateFallbackElement: <Loading />,
     children: [
       {
         element: <AppLayout />,
