@@ -58,8 +58,9 @@ export function createGatewayRedis(config: GatewayConfig, logger: Logger): Gatew
   subscriber.on('error', (error) => logger.debug({ err: error }, 'redis subscriber connection error'));
 
   let keyConnection: KeyCheckConnection | null = null;
+  let clusterKeyChecks: ClusterKeyChecks | null = null;
   let keyChecks: KeyScriptRunner;
-  if (isCluster(commands)) keyChecks = new ClusterKeyChecks(commands, KEY_CHECK_LUA, CLUSTER_KEY_CHECK_TIMEOUT_MS);
+  if (isCluster(commands)) keyChecks = clusterKeyChecks = new ClusterKeyChecks(commands, KEY_CHECK_LUA, CLUSTER_KEY_CHECK_TIMEOUT_MS);
   else {
     // Fails fast like `commands` (keyed requests answer 503 while Redis is away), one write per loop turn.
     keyChecks = keyConnection = new KeyCheckConnection({
@@ -81,6 +82,7 @@ export function createGatewayRedis(config: GatewayConfig, logger: Logger): Gatew
     },
     close: async () => {
       keyConnection?.close();
+      clusterKeyChecks?.close();
       for (const client of [subscriber, commands]) {
         await client.quit().catch(() => client.disconnect());
       }
