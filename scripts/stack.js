@@ -60,7 +60,8 @@ async function prepare(env, services) {
   if (missing.length > 0) {
     throw new StackError(`${missing.map((s) => `${s.name} (${s.entry})`).join(', ')}: entry point missing — this checkout has no such app yet`);
   }
-  const { started } = await ensureServices({ postgres: true, redis: true, kafka: true, env });
+  // With REDIS_CLUSTER_NODES the apps use that cluster (each checks a seed at boot); no local Redis is started.
+  const { started } = await ensureServices({ postgres: true, redis: !env.REDIS_CLUSTER_NODES, kafka: true, env });
   migrate(env);
   for (const service of services) {
     if (recordedPid(service.name)) continue;
