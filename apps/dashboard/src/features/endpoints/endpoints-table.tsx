@@ -25,7 +25,7 @@ export function EndpointsTable({ projectId, endpoints, onDelete }: { projectId: 
             const status = endpointStatus(endpoint);
             return (
               <tr key={endpoint.id}>
-                <td>
+                <td className="name">
                   <Link to={`/projects/${projectId}/endpoints/${endpoint.id}`}>{endpoint.name}</Link>
                 </td>
                 <td className="method">{endpoint.method}</td>
@@ -35,7 +35,7 @@ export function EndpointsTable({ projectId, endpoints, onDelete }: { projectId: 
                 <td>
                   <span className={BADGE[status]}>{status}</span>
                 </td>
-                <td>
+                <td className="url">
                   {endpoint.live_url ? (
                     <a href={endpoint.live_url} target="_blank" rel="noreferrer">
                       {endpoint.live_url}

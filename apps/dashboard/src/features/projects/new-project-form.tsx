@@ -65,7 +65,7 @@ export function NewProjectForm({ onCancel }: { onCancel: () => void }) {
         }}
         error={check.error ?? serverError?.fieldMessage('subdomain')}
         status={check.status}
-        hint="Your endpoints are served at https://<subdomain>.… — lowercase letters, digits and hyphens."
+        hint="The first part of the address clients call: lowercase letters, digits and hyphens, starting with a letter."
       />
       {create.error && !serverError?.details.length ? (
         <p className="form-error" role="alert">
