@@ -1,4 +1,4 @@
-import { apiKeyRecordKey, subdomainKey } from '@flowgate/contracts';
+import { apiKeyRecordKey, projectDeletedKey, subdomainKey } from '@flowgate/contracts';
 import { sha256Hex } from '@flowgate/platform';
 import { type TestAccount, type TestApp, publishedProject, startTestApp, uniqueSubdomain } from '../testing/test-app';
 
@@ -123,6 +123,8 @@ describe('projects (real PostgreSQL and Redis)', () => {
     expect(await t.redis.exists(subdomainKey(project.subdomain))).toBe(0);
     expect(await publishedProject(t.redis, project.id)).toBeNull();
     expect(await t.redis.exists(keyRecord)).toBe(0);
+    // The marker that tells gateways "deleted" from "Redis lost it".
+    expect(await t.redis.exists(projectDeletedKey(project.id))).toBe(1);
     await t.http().get(`/v1/projects/${project.id}`).set(owner.auth).expect(404);
     expect(await t.prisma.apiKey.count({ where: { projectId: project.id } })).toBe(0);
   });
