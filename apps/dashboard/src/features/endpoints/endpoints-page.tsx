@@ -9,6 +9,7 @@ import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { EmptyState, QueryState } from '../../ui/states';
 import { EndpointsTable } from './endpoints-table';
 import { freeEndpointPath } from './endpoint-status';
+import { ImportEndpoint } from './import-endpoint';
 
 const START_ONLY = { nodes: [{ id: 'start', type: 'start', position: { x: 0, y: 0 } }], edges: [] };
 
@@ -48,9 +49,12 @@ export function EndpointsPage() {
             Served at <code>{project.base_url}</code>
           </p>
         </div>
-        <button type="button" className="button" onClick={newEndpoint} disabled={create.isPending || endpoints.isPending}>
-          {create.isPending ? 'Creating…' : 'New endpoint'}
-        </button>
+        <div className="page-actions">
+          <ImportEndpoint projectId={project.id} />
+          <button type="button" className="button" onClick={newEndpoint} disabled={create.isPending || endpoints.isPending}>
+            {create.isPending ? 'Creating…' : 'New endpoint'}
+          </button>
+        </div>
       </div>
       {create.error ? (
         <p className="form-error" role="alert">
