@@ -72,8 +72,10 @@ describe('fault drill (d): Redis Cluster failover and a lost shard under keyed t
 
     const load = new KeyedLoad(gateways.map((g) => g.url), host, '/keyed', steady.key);
     const limitedLoad = new KeyedLoad(gateways.map((g) => g.url), host, '/keyed', limited.key, 100);
+    const publicLoad = new KeyedLoad(gateways.map((g) => g.url), host, '/public', undefined, 50);
     load.start();
     limitedLoad.start();
+    publicLoad.start();
     await sleep(1500);
 
     const master = cluster.masterOf(projectKey(project.id))!;
@@ -93,7 +95,7 @@ describe('fault drill (d): Redis Cluster failover and a lost shard under keyed t
       100,
     );
     await sleep(2000);
-    await Promise.all([load.stop(), limitedLoad.stop()]);
+    await Promise.all([load.stop(), limitedLoad.stop(), publicLoad.stop()]);
     const windowAfter = await redis.llen(windowKey);
 
     const during = load.since(killedAt);
@@ -109,9 +111,14 @@ describe('fault drill (d): Redis Cluster failover and a lost shard under keyed t
       window_entries_before_kill: windowBefore,
       window_entries_on_promoted_replica: windowAfter,
       accepted_in_excess_of_limit: limitedAccepted.length,
+      public_answers_meanwhile: publicLoad.since(killedAt).length,
+      public_not_200: publicLoad.since(killedAt).filter((r) => r.status !== 200).length,
     };
     process.stdout.write(`[redis-cluster drill] failover ${JSON.stringify(figures)}\n`);
 
+    // Public endpoints went on from the gateways' caches.
+    expect(figures.public_answers_meanwhile).toBeGreaterThan(0);
+    expect(figures.public_not_200).toBe(0);
     // Never accepted unverified: every keyed answer meanwhile was 200 or 503 unavailable.
     expect(figures.other_answers).toEqual([]);
     expect(unavailable.every((r) => r.code === 'unavailable')).toBe(true);

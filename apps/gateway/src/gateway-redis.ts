@@ -10,10 +10,11 @@ import type { GatewayConfig } from './config';
 export const KEY_CHECK_TIMEOUT_MS = 2000;
 /**
  * On a cluster a call to a slot whose master just died waits while ioredis re-reads the slot
- * map (a quick failover then answers it); 1.5 s leaves room for the rest of the request, so the
- * 503 is out within 2 s (the drill measured ~200 ms of HTTP and queueing on a loaded machine).
+ * map (a quick failover then answers it); 1.3 s leaves room for the rest of the request, so the
+ * 503 is out within 2 s (the drill measured up to ~280 ms of HTTP, queueing and watchdog
+ * granularity on a loaded 2-core machine).
  */
-const CLUSTER_KEY_CHECK_TIMEOUT_MS = 1500;
+const CLUSTER_KEY_CHECK_TIMEOUT_MS = 1300;
 
 /** The gateway's Redis clients: commands, the `fg:changes` subscriber, and the key checks. */
 export interface GatewayRedis {

@@ -22,7 +22,8 @@ export class KeyedLoad {
     private readonly gatewayUrls: string[],
     private readonly host: string,
     private readonly path: string,
-    private readonly key: string,
+    /** Absent: public requests. */
+    private readonly key: string | undefined,
     private readonly everyMs = 20,
   ) {}
 

@@ -32,7 +32,7 @@ export class ClusterKeyChecks implements KeyScriptRunner {
   ) {
     cluster.defineCommand('fgKeyCheck', { numberOfKeys: 2, lua });
     this.cluster = cluster as ClusterWithKeyCheck;
-    this.watchdog = setInterval(() => this.expire(), Math.max(25, Math.min(100, timeoutMs / 10)));
+    this.watchdog = setInterval(() => this.expire(), Math.max(25, Math.min(50, timeoutMs / 10)));
     this.watchdog.unref();
   }
 
