@@ -84,6 +84,8 @@ export interface EmailMessage {
 export interface EmailPort {
   /** Domains the project's email integration has verified (From must use one). */
   readonly verifiedDomains: readonly string[];
+  /** A test run's port: Send Email checks the message, then shows it instead of calling `enqueue`. */
+  readonly dryRun?: boolean;
   /**
    * Enqueues delivery; resolves once the job is stored, not when it is delivered. The signal
    * fires at the flow's deadline (implementations may ignore it).

@@ -103,9 +103,10 @@ const advance = (step: Step, outcome: unknown): Step | null => (step.flow === 'b
 
 /** What the block stored: its variable, or the answer of a Respond / Return Error. */
 function traceEnd(tracer: FlowTracer, run: FlowRun, step: Step, outcome: unknown): void {
-  const stored = step.flow === 'end' ? run.result : step.outputSlot >= 0 ? run.vars[step.outputSlot] : undefined;
+  const stored = run.skipped !== null ? run.shown : step.flow === 'end' ? run.result : step.outputSlot >= 0 ? run.vars[step.outputSlot] : undefined;
   tracer.blockEnded(step, { stored, branch: step.flow === 'branch' ? outcome === true : null, skipped: run.skipped });
   run.skipped = null;
+  run.shown = undefined;
 }
 
 function failed(error: unknown, step: Step | null, tracer: FlowTracer | null): FlowResult {

@@ -36,10 +36,27 @@ describe('flow tracer', () => {
     expect(result).toEqual({ type: 'response', status: 201, body: { hello: 'Ada' } });
     expect(entries).toEqual([
       { id: 'v', type: 'set_variable', status: 'ok', stored: 'Ada', branch: null, skipped: null },
-      { id: 'g', type: 'generate_text', status: 'ok', stored: null, branch: null, skipped: 'integration_not_configured' },
+      { id: 'g', type: 'generate_text', status: 'ok', stored: undefined, branch: null, skipped: 'integration_not_configured' },
       { id: 'c', type: 'condition', status: 'ok', stored: undefined, branch: true, skipped: null },
       { id: 'yes', type: 'respond', status: 'ok', stored: { type: 'response', status: 201, body: { hello: 'Ada' } }, branch: null, skipped: null },
     ]);
+  });
+
+  it('shows the message of a dry-run email instead of queueing it, after the same checks', async () => {
+    const { tracer, entries } = recordingTracer();
+    const enqueue = jest.fn(async () => undefined);
+    const email = { verifiedDomains: ['shop.test'], dryRun: true, enqueue };
+    const flow = linearFlow([
+      { id: 'm', type: 'send_email', config: { to: 'ada@example.com', from: 'Shop <hi@shop.test>', subject: 'Hi', body: 'Hello' } },
+      { id: 'r', type: 'respond', config: { status: 200, body: { sent: true } } },
+    ]);
+    await expect(runFlow(flow, { options: { tracer }, ports: { email } })).resolves.toMatchObject({ status: 200 });
+    expect(enqueue).not.toHaveBeenCalled();
+    expect(entries[0]).toMatchObject({ id: 'm', skipped: 'dry_run', stored: { to: 'ada@example.com', from: 'Shop <hi@shop.test>', subject: 'Hi', body: 'Hello' } });
+    expect(entries[1]).toMatchObject({ id: 'r', skipped: null });
+
+    const unverified = linearFlow([{ id: 'm', type: 'send_email', config: { to: 'ada@example.com', from: 'Shop <hi@elsewhere.test>', subject: 'Hi', body: 'x' } }]);
+    await expect(runFlow(unverified, { ports: { email } })).resolves.toMatchObject({ type: 'error', node_id: 'm' });
   });
 
   it('names the block that failed', async () => {

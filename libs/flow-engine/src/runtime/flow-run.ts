@@ -38,6 +38,8 @@ export class FlowRun {
   cpuUsedMs = 0;
   /** Set by a block that did nothing (read and cleared by a tracer). */
   skipped: SkipReason | null = null;
+  /** What a skipped block would have done (a dry-run email's message), for a tracer; else undefined. */
+  shown: unknown = undefined;
   private readonly deadlineTick: number;
   private sliceStart: number;
   private sliceMs = FIRST_SLICE_MS;
@@ -61,8 +63,9 @@ export class FlowRun {
   }
 
   /** Marks the running block as skipped: it had no port to call (or a test run only shows the email). */
-  skip(reason: SkipReason): void {
+  skip(reason: SkipReason, shown?: unknown): void {
     this.skipped = reason;
+    this.shown = shown;
   }
 
   /** One clock reading per run, so `{current_time}` and `{current_date}` agree. */

@@ -49,6 +49,8 @@ export const sendEmailBlock = defineBlock<SendEmailConfig>({
       if (parseMailbox(message.to) === null) throw new BlockFailure(`To must be an email address, got "${message.to}"`);
       const problem = senderProblem(message.from, email.verifiedDomains);
       if (problem !== null) throw new BlockFailure(problem);
+      // A test run shows the message instead of sending it (after the same checks a live run makes).
+      if (email.dryRun === true) return run.skip('dry_run', message);
       try {
         await email.enqueue(message, run.signal);
       } catch (error) {
