@@ -51,13 +51,8 @@ export class AuthService {
    */
   async signup(email: string, password: string, address: string): Promise<IssuedSession> {
     await this.strength.assertStrong(password, email);
-    const attempt = await this.throttle.reserve(email, address);
     const created = (await this.accounts.findAccountByEmail(email)) ? null : await this.accounts.createAccount(email, await this.hasher.hash(password));
-    if (created) {
-      await this.throttle.succeeded(attempt);
-      return this.issueSession(created);
-    }
-    return this.checkPassword(attempt, password);
+    return created ? this.issueSession(created) : this.login(email, password, address);
   }
 
   /** Unknown account and wrong password get the same answer, after the same amount of work. */

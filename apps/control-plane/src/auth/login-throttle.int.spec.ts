@@ -51,3 +51,18 @@ describe('login throttle under concurrency (real Redis)', () => {
     expect(await t.redis.zcard(`fg:cp:login-attempts:address:${address}`)).toBe(9);
   });
 });
+
+describe('login throttle when Redis is away', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp((config) => ({ ...config, redisUrl: 'redis://127.0.0.1:1' }));
+  });
+  afterAll(() => t.close());
+
+  it('checks no password (503 unavailable) rather than let a guess go uncounted; a new account can still sign up', async () => {
+    const account = await t.signup();
+    const response = await t.http().post('/v1/auth/login').send({ email: account.email, password: account.password }).expect(503);
+    expect(response.body).toEqual({ success: false, code: 'unavailable', message: expect.any(String) });
+    expect(response.headers['retry-after']).toBe('1');
+  });
+});

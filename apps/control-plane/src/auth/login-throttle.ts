@@ -46,7 +46,10 @@ export class LoginThrottle {
     ];
     const waits = await Promise.all(
       slots.map(([key, max]) => this.redis.eval(LOGIN_ATTEMPT_LUA, 1, key, windowSeconds * 1000, max, id).then(Number)),
-    );
+    ).catch(() => {
+      // Without the count no password is checked: a guess must never go uncounted.
+      throw new AppError('unavailable', 'Logins cannot be checked right now; try again shortly', undefined, { 'Retry-After': '1' });
+    });
     const retryAfterMs = Math.max(...waits);
     if (retryAfterMs > 0) {
       // The other window may have counted this attempt; it was never made. One command per key:
