@@ -81,6 +81,42 @@ function clusterNodes(port) {
     });
 }
 
+const DIR_PREFIX = 'flowgate-redis-cluster-';
+
+function alivePid(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Clusters whose owner process died without `stop()` (a killed test run): their nodes are
+ * killed and their directories removed, so nothing outlives the run that started it for long.
+ */
+function sweepOrphans() {
+  for (const name of fs.readdirSync(os.tmpdir()).filter((entry) => entry.startsWith(DIR_PREFIX))) {
+    const dir = path.join(os.tmpdir(), name);
+    let owner;
+    try {
+      owner = JSON.parse(fs.readFileSync(path.join(dir, 'owner.json'), 'utf8'));
+    } catch {
+      continue; // being created right now, or not ours
+    }
+    if (alivePid(owner.pid)) continue;
+    for (const pid of owner.nodes ?? []) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /**
  * Starts the cluster and waits until every node reports `cluster_state:ok`.
  * @param {{ masters?: number, replicasPerMaster?: number, nodeTimeoutMs?: number }} [options]
@@ -89,7 +125,8 @@ async function startRedisCluster(options = {}) {
   const masters = options.masters ?? 3;
   const replicas = options.replicasPerMaster ?? 1;
   const nodeTimeoutMs = options.nodeTimeoutMs ?? 1000;
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'flowgate-redis-cluster-'));
+  sweepOrphans();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), DIR_PREFIX));
   const taken = new Set();
   const ports = [];
   for (let i = 0; i < masters * (1 + replicas); i++) ports.push(await freeClusterPort(taken));
@@ -113,6 +150,8 @@ async function startRedisCluster(options = {}) {
       { stdio: 'ignore' },
     );
     children.set(port, child);
+    const owner = { pid: process.pid, nodes: [...children.values()].map((c) => c.pid) };
+    fs.writeFileSync(path.join(dir, 'owner.json'), JSON.stringify(owner));
     return waitFor(`redis-server on ${port}`, () => probe(port), 10_000);
   };
 
