@@ -12,6 +12,11 @@
  *    looks the pending ids up every 20 ms. Latency = row found − send started (so it includes
  *    the produce round trip, the consumer's fetch wait and the transaction; the poll adds ≤ 20 ms).
  *
+ * 3. Cost of the stats rollups: the preloaded topic of 1. is consumed again by a log-ingest
+ *    without rollups (fresh tables, a new consumer group), and the rates compared, as events
+ *    per second and as events per CPU-second (log-ingest + its PostgreSQL backends), which
+ *    other load on a shared machine does not move. Target: rollups cost ≤ 15 %.
+ *
  * Everything it creates (database, topics) is removed at the end.
  */
 import { randomUUID } from 'node:crypto';
@@ -31,6 +36,8 @@ const EVENTS = Number(process.env.BENCH_LOG_EVENTS ?? 300_000);
 const RATE = Number(process.env.BENCH_LOG_RATE ?? 1000);
 const SECONDS = Number(process.env.BENCH_LOG_SECONDS ?? 20);
 const TARGET = 20_000;
+/** Rollups may cost at most this share of the ingest rate. */
+const ROLLUP_MAX_COST = 0.15;
 
 const baseConfig = loadLogIngestConfig();
 const kafka = testKafka(baseConfig.kafkaBrokers, 'flowgate-bench');
@@ -67,10 +74,10 @@ async function rowsInserted(ingest: LogIngest): Promise<number> {
   return metric?.values[0]?.value ?? 0;
 }
 
-function ingestFor(topic: string, databaseUrl: string): LogIngest {
+function ingestFor(topic: string, databaseUrl: string, { group = topic, rollups = true } = {}): LogIngest {
   return createLogIngest(
-    loadLogIngestConfig({ ...process.env, DATABASE_URL: databaseUrl, KAFKA_LOG_TOPIC: topic, KAFKA_LOG_DLQ_TOPIC: `${topic}.dlq`, LOG_INGEST_GROUP: topic }),
-    { logger },
+    loadLogIngestConfig({ ...process.env, DATABASE_URL: databaseUrl, KAFKA_LOG_TOPIC: topic, KAFKA_LOG_DLQ_TOPIC: `${topic}.dlq`, LOG_INGEST_GROUP: group }),
+    { logger, rollups },
   );
 }
 
@@ -116,13 +123,17 @@ async function backendCpuSeconds(pool: Pool): Promise<number | null> {
   return total;
 }
 
-async function measureThroughput(pool: Pool, databaseUrl: string, projects: string[], keys: string[]) {
+async function preloadedTopic(projects: string[], keys: string[]): Promise<string> {
   const topic = uniqueName('bench-log-ingest');
   await createTopic(kafka, topic, 6);
   const produceSeconds = await preload(topic, projects, keys);
   console.log(`produced ${EVENTS} events in ${produceSeconds.toFixed(1)} s`);
+  return topic;
+}
 
-  const ingest = ingestFor(topic, databaseUrl);
+/** Stores the preloaded topic from its start with a new consumer group. */
+async function measureThroughput(pool: Pool, databaseUrl: string, topic: string, rollups: boolean) {
+  const ingest = ingestFor(topic, databaseUrl, { group: uniqueName(topic), rollups });
   const started = performance.now();
   const cpuBefore = process.cpuUsage();
   await ingest.start();
@@ -143,7 +154,6 @@ async function measureThroughput(pool: Pool, databaseUrl: string, projects: stri
   const databaseCpu = await backendCpuSeconds(pool);
   await ingest.stop();
   return {
-    topic,
     nodeCpu,
     databaseCpu,
     sustained: EVENTS / ((finished - firstRowAt) / 1000),
@@ -217,8 +227,9 @@ async function main(): Promise<void> {
     const keys = ids(500);
     console.log(`log-ingest bench: ${EVENTS} events, then ${RATE}/s for ${SECONDS} s (database ${database.name})`);
 
-    const throughput = await measureThroughput(pool, database.url, projects, keys);
-    topics.push(throughput.topic, `${throughput.topic}.dlq`);
+    const preloaded = await preloadedTopic(projects, keys);
+    topics.push(preloaded, `${preloaded}.dlq`);
+    const throughput = await measureThroughput(pool, database.url, preloaded, true);
     console.log(
       `ingest: ${Math.round(throughput.sustained)} events/s sustained (first to last batch), ` +
         `${Math.round(throughput.overall)} events/s including start-up (${throughput.seconds.toFixed(1)} s) — target ≥ ${TARGET}`,
@@ -239,6 +250,18 @@ async function main(): Promise<void> {
     );
 
     const { rows } = await pool.query<{ rows: string; distinct: string }>('SELECT count(*) AS rows, count(DISTINCT id) AS distinct FROM request_logs');
+
+    // The same events again, stored without rollups into empty tables.
+    await pool.query('TRUNCATE request_logs, request_log_rollups');
+    const baseline = await measureThroughput(pool, database.url, preloaded, false);
+    const perCpu = (run: typeof throughput) => (run.databaseCpu === null ? null : EVENTS / (run.nodeCpu + run.databaseCpu));
+    const [withCpu, withoutCpu] = [perCpu(throughput), perCpu(baseline)];
+    const rollupCost = withCpu === null || withoutCpu === null ? 1 - throughput.sustained / baseline.sustained : 1 - withCpu / withoutCpu;
+    console.log(
+      `rollups: ${Math.round(throughput.sustained)} events/s with them, ${Math.round(baseline.sustained)} without; ` +
+        `${withCpu === null ? '?' : Math.round(withCpu)} vs ${withoutCpu === null ? '?' : Math.round(withoutCpu)} events per CPU-second ` +
+        `→ rollups cost ${(rollupCost * 100).toFixed(1)} % — target ≤ ${ROLLUP_MAX_COST * 100} %`,
+    );
     const expected = EVENTS + latency.sent;
     console.log(`stored ${rows[0].rows} rows (${rows[0].distinct} distinct) of ${expected} sent`);
     console.log(
@@ -255,7 +278,10 @@ async function main(): Promise<void> {
         latency_max_ms: Math.round(latency.max),
         stored: Number(rows[0].rows),
         sent: expected,
-        ok: throughput.sustained >= TARGET && latency.p99 <= 2000 && Number(rows[0].distinct) === expected,
+        ingest_events_per_s_without_rollups: Math.round(baseline.sustained),
+        ingest_events_per_cpu_s_without_rollups: withoutCpu === null ? null : Math.round(withoutCpu),
+        rollup_cost_pct: Math.round(rollupCost * 1000) / 10,
+        ok: throughput.sustained >= TARGET && latency.p99 <= 2000 && Number(rows[0].distinct) === expected && rollupCost <= ROLLUP_MAX_COST,
       }),
     );
   } finally {

@@ -36,7 +36,8 @@ const PROBE_CACHE_MS = 1000;
  * The log-ingest service: a Kafka consumer group that stores request-log events in
  * request_logs exactly once and keeps api_keys.last_used_at current.
  */
-export function createLogIngest(config: LogIngestConfig, options: { logger?: Logger } = {}): LogIngest {
+/** `rollups: false` only for the benchmark's baseline (stats need the rollups). */
+export function createLogIngest(config: LogIngestConfig, options: { logger?: Logger; rollups?: boolean } = {}): LogIngest {
   const logger = options.logger ?? createLogger('log-ingest', config.logLevel);
   const kafka = new Kafka({
     clientId: 'flowgate-log-ingest',
@@ -65,7 +66,7 @@ export function createLogIngest(config: LogIngestConfig, options: { logger?: Log
   pool.on('error', (error) => logger.warn({ err: error }, 'idle PostgreSQL connection closed'));
 
   const metrics = createLogIngestMetrics(() => withTimeout(consumerLag(lagAdmin, config.groupId, config.topic), LAG_TIMEOUT_MS));
-  const repository = new RequestLogRepository(pool);
+  const repository = new RequestLogRepository(pool, { rollups: options.rollups });
   let databaseAvailable = true;
   const processor = new RequestLogBatchProcessor({
     repository,

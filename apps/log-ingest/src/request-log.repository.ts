@@ -1,22 +1,16 @@
 import type { RequestLogEvent } from '@flowgate/contracts';
-import { rollupInsertSql } from '@flowgate/db';
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
+import { rollupColumns, UPSERT_ROLLUPS, upsertParams } from './request-log.rollups';
 
 // One statement per batch: the columns travel as arrays and unnest() turns them into rows.
-// ON CONFLICT on the primary key (time, id) makes a redelivered event a no-op, and only the
-// rows RETURNING gives back (the ones really inserted) feed the rollups of the same statement.
+// ON CONFLICT on the primary key (time, id) makes a redelivered event a no-op; RETURNING
+// tells which events were really inserted, and only those are added to the rollups.
 const INSERT_COLUMNS = `
 INSERT INTO request_logs (id, time, project_id, endpoint_id, path, method, status, code, duration_ms, key_id, query, message, error_node_id)
 SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::uuid[], $4::uuid[], $5::text[], $6::text[],
                      $7::smallint[], $8::text[], $9::real[], $10::uuid[], $11::text[], $12::text[], $13::text[])
 ON CONFLICT DO NOTHING`;
-
-const INSERT_ROWS = INSERT_COLUMNS;
-
-const INSERT_ROWS_AND_ROLLUPS = `
-WITH inserted AS (${INSERT_COLUMNS} RETURNING project_id, time, path, method, status, duration_ms),
-     rolled_up AS (${rollupInsertSql('inserted')})
-SELECT count(*)::int AS inserted FROM inserted`;
+const INSERT_ROWS_RETURNING_IDS = `${INSERT_COLUMNS} RETURNING id`;
 
 // Never moves backwards; keys that do not exist (deleted, or never known) match no row.
 const TOUCH_KEYS = `
@@ -39,17 +33,36 @@ export interface RequestLogRepositoryOptions {
 
 /** Writes request-log events, their rollups and the keys' last use in one transaction. */
 export class RequestLogRepository {
-  private readonly insertSql: string;
+  private readonly rollups: boolean;
+  /** Writer slots in use: each transaction writes its rollups as the lowest free slot's shard. */
+  private readonly slots: boolean[] = [];
 
   constructor(
     private readonly pool: Pool,
     options: RequestLogRepositoryOptions = {},
   ) {
-    this.insertSql = options.rollups === false ? INSERT_ROWS : INSERT_ROWS_AND_ROLLUPS;
+    this.rollups = options.rollups !== false;
   }
 
   async write(events: readonly RequestLogEvent[]): Promise<WriteResult> {
     if (events.length === 0) return { inserted: 0 };
+    // Held until the transaction ends: the rollup rows it locks are its shard's alone.
+    const slot = this.takeSlot();
+    try {
+      return await this.transaction(events, slot);
+    } finally {
+      this.slots[slot] = false;
+    }
+  }
+
+  private takeSlot(): number {
+    let slot = this.slots.indexOf(false);
+    if (slot === -1) slot = this.slots.length;
+    this.slots[slot] = true;
+    return slot;
+  }
+
+  private async transaction(events: readonly RequestLogEvent[], slot: number): Promise<WriteResult> {
     const client = await this.pool.connect();
     // A checked-out client that loses its server between two queries emits 'error'; without a
     // listener that would end the process. The next query fails instead, and we retry.
@@ -57,8 +70,7 @@ export class RequestLogRepository {
     client.on('error', onLost);
     try {
       await client.query('BEGIN');
-      const result = await client.query<{ inserted: number }>(this.insertSql, toColumns(events));
-      const inserted = this.insertSql === INSERT_ROWS ? (result.rowCount ?? 0) : (result.rows[0]?.inserted ?? 0);
+      const inserted = this.rollups ? await this.insertWithRollups(client, events, slot) : ((await client.query(INSERT_COLUMNS, toColumns(events))).rowCount ?? 0);
       const keys = latestUsePerKey(events);
       if (keys.ids.length > 0) await client.query(TOUCH_KEYS, [keys.ids, keys.times]);
       await client.query('COMMIT');
@@ -72,6 +84,19 @@ export class RequestLogRepository {
       client.release(error as Error);
       throw error;
     }
+  }
+
+  private async insertWithRollups(client: PoolClient, events: readonly RequestLogEvent[], shard: number): Promise<number> {
+    const { rows } = await client.query<{ id: string }>(INSERT_ROWS_RETURNING_IDS, toColumns(events));
+    if (rows.length === 0) return 0;
+    let fresh = events;
+    if (rows.length < events.length) {
+      // Each returned id once: an event that came twice in the batch was inserted once.
+      const ids = new Set(rows.map((row) => row.id));
+      fresh = events.filter((event) => ids.delete(event.id));
+    }
+    await client.query(UPSERT_ROLLUPS, upsertParams(rollupColumns(fresh, shard)));
+    return rows.length;
   }
 
   /** Whether the schema this service writes to exists (a migrated database). */

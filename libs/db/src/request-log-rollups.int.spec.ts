@@ -34,13 +34,13 @@ describe('request_log_rollups (real PostgreSQL)', () => {
 
   it('rolls up a relation of request rows, adding to what is there', async () => {
     const project = randomUUID();
-    const source = `(SELECT $1::uuid AS project_id, t::timestamptz AS time, '/x'::text AS path, 'GET'::text AS method,
+    const source = `(SELECT $1::uuid AS project_id, t::timestamptz AS time, 'GET'::text AS method,
                             s::smallint AS status, 3::real AS duration_ms
                        FROM unnest(ARRAY['2031-01-01T00:00:10Z', '2031-01-01T00:59:00Z'], ARRAY[200, 503]) AS v(t, s))`;
     await client.query(rollupInsertSql(source), [project]);
     await client.query(rollupInsertSql(source), [project]);
     const { rows } = await client.query(
-      `SELECT count, errors, latency_histogram FROM request_log_rollups WHERE project_id = $1 AND span_s = 3600 AND path = '' AND method = ''`,
+      `SELECT count, errors, latency_histogram FROM request_log_rollups WHERE project_id = $1 AND span_s = 3600 AND method = ''`,
       [project],
     );
     expect(rows).toEqual([{ count: 4, errors: 2, latency_histogram: { [latencyBucketOf(3)]: 4 } }]);
@@ -50,8 +50,8 @@ describe('request_log_rollups (real PostgreSQL)', () => {
   it('keeps the rollups as long as the rows: the retention job deletes those of the days it drops', async () => {
     const project = randomUUID();
     await client.query(
-      `INSERT INTO request_log_rollups (project_id, span_s, bucket, path, method, status, count, errors, latency_histogram)
-       SELECT $1, 60, b::timestamptz, '', '', 0, 1, 0, '{"1":1}' FROM unnest($2::text[]) AS b`,
+      `INSERT INTO request_log_rollups (project_id, span_s, bucket, method, status, shard, count, errors, latency_histogram)
+       SELECT $1, 60, b::timestamptz, '', 0, 0, 1, 0, '{"1":1}' FROM unnest($2::text[]) AS b`,
       [project, ['2031-05-07T23:59:00Z', '2031-05-08T00:00:00Z', '2031-05-10T12:00:00Z']],
     );
     const result = await maintainRequestLogPartitions(client, { today: '2031-05-10', retentionDays: 3, daysAhead: 1 });

@@ -8,21 +8,23 @@ ALTER TABLE "request_logs" ADD COLUMN "message" VARCHAR(1024);
 ALTER TABLE "request_logs" ADD COLUMN "error_node_id" VARCHAR(100);
 
 -- Per-minute (span_s 60) and per-hour (span_s 3600) aggregates of request_logs, written by
--- log-ingest in the transaction that inserts the rows. Three groupings per span: the whole
--- project (path '', method '', status 0), per method and status (path ''), and per path,
--- method and status. `latency_histogram` maps a bucket of flowgate_latency_bucket to its count.
+-- log-ingest in the transaction that inserts the rows. Two groupings per span: the whole
+-- project (method '', status 0) and per method and status. `latency_histogram` maps a bucket
+-- of flowgate_latency_bucket to its count. `shard` is the log-ingest writer slot that wrote
+-- the row: concurrent transactions add to different rows instead of waiting for each
+-- other's locks; readers sum the shards.
 CREATE TABLE "request_log_rollups" (
     "project_id" UUID NOT NULL,
     "span_s" INTEGER NOT NULL,
     "bucket" TIMESTAMPTZ(3) NOT NULL,
-    "path" VARCHAR(2048) NOT NULL,
     "method" VARCHAR(16) NOT NULL,
     "status" SMALLINT NOT NULL,
+    "shard" SMALLINT NOT NULL,
     "count" INTEGER NOT NULL,
     "errors" INTEGER NOT NULL,
     "latency_histogram" JSONB NOT NULL,
 
-    CONSTRAINT "request_log_rollups_pkey" PRIMARY KEY ("project_id","span_s","path","method","status","bucket")
+    CONSTRAINT "request_log_rollups_pkey" PRIMARY KEY ("project_id","span_s","method","status","bucket","shard")
 );
 
 -- Log-spaced latency buckets: 0 below 0.01 ms, then bucket b covers
