@@ -1,12 +1,11 @@
-import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { errorMessage } from '../../api/api-error';
 import { useCreateEndpoint, useDeleteEndpoint, useEndpoints } from '../../api/endpoints';
 import type { Endpoint } from '../../api/types';
-import { useAnnounce } from '../../app/announcer';
 import { useCurrentProject } from '../../app/use-current-project';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { EmptyState, QueryState } from '../../ui/states';
+import { usePendingDelete } from '../../ui/use-pending-delete';
 import { EndpointsTable } from './endpoints-table';
 import { freeEndpointPath } from './endpoint-status';
 import { ImportEndpoint } from './import-endpoint';
@@ -19,8 +18,8 @@ export function EndpointsPage() {
   const endpoints = useEndpoints(project.id);
   const create = useCreateEndpoint(project.id);
   const remove = useDeleteEndpoint(project.id);
-  const [deleting, setDeleting] = useState<Endpoint | null>(null);
-  const announce = useAnnounce();
+  const deletion = usePendingDelete<Endpoint>(remove, 'Endpoint');
+  const deleting = deletion.pending;
   const navigate = useNavigate();
 
   const newEndpoint = () => {
@@ -29,15 +28,6 @@ export function EndpointsPage() {
       { name, method: 'GET', path, auth: 'none', query_params: [], flow: START_ONLY },
       { onSuccess: (endpoint) => void navigate(`/projects/${project.id}/endpoints/${endpoint.id}`) },
     );
-  };
-  const confirmDelete = () => {
-    if (!deleting) return;
-    remove.mutate(deleting.id, {
-      onSuccess: () => {
-        announce(`Endpoint ${deleting.name} deleted`);
-        setDeleting(null);
-      },
-    });
   };
 
   return (
@@ -68,12 +58,12 @@ export function EndpointsPage() {
               <span>New endpoint creates a draft and opens it in the Workshop.</span>
             </EmptyState>
           ) : (
-            <EndpointsTable projectId={project.id} endpoints={items} onDelete={(endpoint) => { remove.reset(); setDeleting(endpoint); }} />
+            <EndpointsTable projectId={project.id} endpoints={items} onDelete={deletion.ask} />
           )
         }
       </QueryState>
       {deleting && (
-        <ConfirmDialog title={`Delete endpoint ${deleting.name}?`} onConfirm={confirmDelete} onCancel={() => setDeleting(null)} busy={remove.isPending} error={remove.error}>
+        <ConfirmDialog title={`Delete endpoint ${deleting.name}?`} onConfirm={deletion.confirm} onCancel={deletion.cancel} busy={remove.isPending} error={remove.error}>
           <p>
             <code>{deleting.method} {deleting.path}</code> stops answering at once and its versions are removed. This cannot be undone.
           </p>

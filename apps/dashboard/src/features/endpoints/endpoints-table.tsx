@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import type { Endpoint } from '../../api/types';
+import { ActionsHeader, DeleteRowButton } from '../../ui/row-actions';
 import { endpointStatus } from './endpoint-status';
 
 const BADGE = { Live: 'badge live', Draft: 'badge', 'Live · changes not deployed': 'badge changed' } as const;
@@ -15,9 +16,7 @@ export function EndpointsTable({ projectId, endpoints, onDelete }: { projectId: 
             <th scope="col">Path</th>
             <th scope="col">Status</th>
             <th scope="col">Live URL</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
+            <ActionsHeader />
           </tr>
         </thead>
         <tbody>
@@ -44,11 +43,7 @@ export function EndpointsTable({ projectId, endpoints, onDelete }: { projectId: 
                     <span className="muted">—</span>
                   )}
                 </td>
-                <td className="actions">
-                  <button type="button" className="button ghost" aria-label={`Delete endpoint ${endpoint.name}`} onClick={() => onDelete(endpoint)}>
-                    Delete
-                  </button>
-                </td>
+                <DeleteRowButton label={`Delete endpoint ${endpoint.name}`} onClick={() => onDelete(endpoint)} />
               </tr>
             );
           })}

@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { useApiKeys, useDeleteApiKey } from '../../api/api-keys';
 import type { ApiKey, CreatedApiKey } from '../../api/types';
-import { useAnnounce } from '../../app/announcer';
 import { useCurrentProject } from '../../app/use-current-project';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { EmptyState, QueryState } from '../../ui/states';
+import { usePendingDelete } from '../../ui/use-pending-delete';
 import { KeysTable } from './keys-table';
 import { NewKeyForm } from './new-key-form';
 import { SecretDialog } from './secret-dialog';
@@ -15,18 +15,8 @@ export function KeysPage() {
   const keys = useApiKeys(project.id);
   const remove = useDeleteApiKey(project.id);
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
-  const [deleting, setDeleting] = useState<ApiKey | null>(null);
-  const announce = useAnnounce();
-
-  const confirmDelete = () => {
-    if (!deleting) return;
-    remove.mutate(deleting.id, {
-      onSuccess: () => {
-        announce(`Key ${deleting.name} deleted`);
-        setDeleting(null);
-      },
-    });
-  };
+  const deletion = usePendingDelete<ApiKey>(remove, 'Key');
+  const deleting = deletion.pending;
 
   return (
     <section className="page" aria-labelledby="keys-title">
@@ -44,7 +34,7 @@ export function KeysPage() {
               <span>Add a key above: endpoints with authentication user or admin need one.</span>
             </EmptyState>
           ) : (
-            <KeysTable keys={items} onDelete={(key) => { remove.reset(); setDeleting(key); }} />
+            <KeysTable keys={items} onDelete={deletion.ask} />
           )
         }
       </QueryState>
@@ -55,7 +45,7 @@ export function KeysPage() {
       </section>
       {created && <SecretDialog created={created} onClose={() => setCreated(null)} />}
       {deleting && (
-        <ConfirmDialog title={`Delete key ${deleting.name}?`} onConfirm={confirmDelete} onCancel={() => setDeleting(null)} busy={remove.isPending} error={remove.error}>
+        <ConfirmDialog title={`Delete key ${deleting.name}?`} onConfirm={deletion.confirm} onCancel={deletion.cancel} busy={remove.isPending} error={remove.error}>
           <p>Requests with this key are refused from the next request on. This cannot be undone.</p>
         </ConfirmDialog>
       )}

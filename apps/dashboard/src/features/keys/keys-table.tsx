@@ -1,5 +1,6 @@
 import type { ApiKey } from '../../api/types';
 import { RelativeTime } from '../../ui/relative-time';
+import { ActionsHeader, DeleteRowButton } from '../../ui/row-actions';
 
 export function KeysTable({ keys, onDelete }: { keys: ApiKey[]; onDelete: (key: ApiKey) => void }) {
   return (
@@ -12,9 +13,7 @@ export function KeysTable({ keys, onDelete }: { keys: ApiKey[]; onDelete: (key: 
             <th scope="col">Permission</th>
             <th scope="col">Last Used</th>
             <th scope="col">Created</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
+            <ActionsHeader />
           </tr>
         </thead>
         <tbody>
@@ -33,11 +32,7 @@ export function KeysTable({ keys, onDelete }: { keys: ApiKey[]; onDelete: (key: 
               <td>
                 <RelativeTime iso={key.created_at} />
               </td>
-              <td className="actions">
-                <button type="button" className="button ghost" aria-label={`Delete key ${key.name}`} onClick={() => onDelete(key)}>
-                  Delete
-                </button>
-              </td>
+              <DeleteRowButton label={`Delete key ${key.name}`} onClick={() => onDelete(key)} />
             </tr>
           ))}
         </tbody>
