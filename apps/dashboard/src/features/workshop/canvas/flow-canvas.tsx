@@ -19,6 +19,7 @@ import { toCanvasEdge, type BlockNodeType } from './node-view';
 const nodeTypes = { block: BlockNode };
 const DELETE_KEYS = ['Delete', 'Backspace'];
 const MULTI_SELECT_KEYS = ['Meta', 'Control', 'Shift'];
+const OPEN_ON_FIRST_BLOCKS = 12;
 
 /** The flow on React Flow: the document is the store's; the canvas reports changes as edits. */
 export function FlowCanvas() {
@@ -29,6 +30,11 @@ export function FlowCanvas() {
   const [measureTick, setMeasureTick] = useState(0);
   const nodes = useCanvasNodes(measured.current, measureTick);
   const { screenToFlowPosition } = useReactFlow();
+  // A large flow opens on its first blocks, readable; Fit view shows all of it.
+  const [initialFit] = useState(() => {
+    const first = store.getState().doc.nodes.slice(0, OPEN_ON_FIRST_BLOCKS).map((node) => ({ id: node.id }));
+    return { maxZoom: 1.1, nodes: store.getState().doc.nodes.length > OPEN_ON_FIRST_BLOCKS ? first : undefined };
+  });
 
   const canvasEdges = useMemo(() => {
     const selected = new Set(selectedEdgeIds);
@@ -109,13 +115,13 @@ export function FlowCanvas() {
         multiSelectionKeyCode={MULTI_SELECT_KEYS}
         onPaneClick={() => store.getState().select([])}
         fitView
-        fitViewOptions={{ maxZoom: 1.2 }}
+        fitViewOptions={initialFit}
         minZoom={0.1}
         proOptions={{ hideAttribution: true }}
         ariaLabelConfig={{ 'node.a11yDescription.default': 'Press Enter or Space to select this block; Delete removes it.' }}
       >
         <Background gap={20} />
-        <MiniMap pannable zoomable ariaLabel="Minimap" />
+        <MiniMap pannable zoomable ariaLabel="Minimap" style={{ width: 150, height: 100 }} />
       </ReactFlow>
     </div>
   );

@@ -64,7 +64,6 @@ export function toCanvasEdge(edge: FlowEdge, selected: boolean): Edge {
     target: edge.target,
     sourceHandle: branch,
     selected,
-    label: branch ?? undefined,
     className: branch ? `ws-edge-${branch}` : undefined,
   };
 }

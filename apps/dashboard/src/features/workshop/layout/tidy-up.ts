@@ -13,7 +13,7 @@ export interface Size {
 }
 
 /** The size of a block not yet measured (about a block with a short label). */
-export const DEFAULT_SIZE: Size = { width: 200, height: 56 };
+export const DEFAULT_SIZE: Size = { width: 180, height: 48 };
 
 const LAYOUT_OPTIONS = {
   'elk.algorithm': 'layered',

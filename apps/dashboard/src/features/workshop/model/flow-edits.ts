@@ -5,7 +5,7 @@ import { newBlock } from './new-block';
 import { START_TYPE, type Position, type WorkshopDoc } from './workshop-document';
 
 /** Horizontal distance between a block and the one after it (flows read left to right). */
-export const STEP_X = 280;
+export const STEP_X = 240;
 
 const flowOf = (node: FlowNode | undefined) => (node ? (catalogueEntry(node.type)?.flow ?? 'next') : 'next');
 const nodeIds = (doc: WorkshopDoc) => new Set(doc.nodes.map((node) => node.id));

@@ -1,8 +1,8 @@
-import type { Diagnostic, JsonValue, ReferenceSuggestion } from '@flowgate/flow-engine';
+import type { JsonValue } from '@flowgate/flow-engine';
 import { useEffect, useId, useState } from 'react';
 import { atField } from '../diagnostics/diagnostic-lookup';
-import type { BlockField } from '../model/block-fields';
 import { formatJson, fromEntries, parseJson, toEntries, type Entry } from '../model/json-entries';
+import type { StructuredFieldProps } from './field-control';
 import { FieldShell } from './field-shell';
 import { TemplateInput } from './template-input';
 
@@ -12,21 +12,7 @@ const sameBody = (a: JsonValue | undefined, b: JsonValue | undefined) => JSON.st
  * Respond's body as key/value entries, or as raw JSON under `Advanced`; an edit on either side
  * shows on the other. Invalid JSON is reported beside the box and not applied.
  */
-export function EntriesEditor({
-  field,
-  nodeId,
-  value,
-  onChange,
-  diagnostics,
-  suggestions,
-}: {
-  field: BlockField;
-  nodeId: string;
-  value: JsonValue | undefined;
-  onChange(value: JsonValue): void;
-  diagnostics: readonly Diagnostic[];
-  suggestions(): readonly ReferenceSuggestion[];
-}) {
+export function EntriesEditor({ field, nodeId, value, onChange, diagnostics, suggestions }: StructuredFieldProps) {
   const [rows, setRows] = useState<Entry[]>(() => toEntries(value) ?? []);
   const [advanced, setAdvanced] = useState(() => toEntries(value) === null);
   const [jsonText, setJsonText] = useState(() => formatJson(value));

@@ -1,4 +1,4 @@
-import type { JsonValue, ReferenceSuggestion } from '@flowgate/flow-engine';
+import type { Diagnostic, JsonValue, ReferenceSuggestion } from '@flowgate/flow-engine';
 import type { BlockField } from '../model/block-fields';
 import { formatValue, parseValueText } from '../model/template-value';
 import type { ControlProps } from './field-shell';
@@ -9,6 +9,16 @@ export interface FieldControlProps {
   value: JsonValue | undefined;
   onChange(value: JsonValue | undefined): void;
   control: ControlProps;
+  suggestions(): readonly ReferenceSuggestion[];
+}
+
+/** A field edited as a whole structure (a list of rows, Respond's entries), with the block's problems. */
+export interface StructuredFieldProps {
+  field: BlockField;
+  nodeId: string;
+  value: JsonValue | undefined;
+  onChange(value: JsonValue): void;
+  diagnostics: readonly Diagnostic[];
   suggestions(): readonly ReferenceSuggestion[];
 }
 

@@ -1,27 +1,12 @@
-import type { Diagnostic, JsonValue, ReferenceSuggestion } from '@flowgate/flow-engine';
+import type { JsonValue } from '@flowgate/flow-engine';
 import { atField } from '../diagnostics/diagnostic-lookup';
-import type { BlockField } from '../model/block-fields';
-import { FieldControl } from './field-control';
+import { FieldControl, type StructuredFieldProps } from './field-control';
 import { FieldShell } from './field-shell';
 
 type Row = Record<string, JsonValue>;
 
 /** A list of small objects (Send External Request's headers): one row of fields per item. */
-export function ListField({
-  field,
-  nodeId,
-  value,
-  onChange,
-  diagnostics,
-  suggestions,
-}: {
-  field: BlockField;
-  nodeId: string;
-  value: JsonValue | undefined;
-  onChange(value: JsonValue): void;
-  diagnostics: readonly Diagnostic[];
-  suggestions(): readonly ReferenceSuggestion[];
-}) {
+export function ListField({ field, nodeId, value, onChange, diagnostics, suggestions }: StructuredFieldProps) {
   const rows = (Array.isArray(value) ? value : []) as Row[];
   const full = field.maxItems !== null && rows.length >= field.maxItems;
   const update = (index: number, key: string, item: JsonValue | undefined) =>
