@@ -116,4 +116,19 @@ describe('gateway + the real control plane', () => {
     await waitFor(async () => (await call(gateway.url, host(), '/members', { key: admin.key })).status === 200, 'the new address', 2000);
     await waitFor(async () => (await call(gateway.url, oldHost, '/members', { key: admin.key })).status === 404, 'the old address gone', 2000);
   }, 60_000);
+
+  it('answers 503 naming the misconfiguration, not a relayed 404, when CONTROL_PLANE_INTERNAL_URL is the public port', async () => {
+    const admin = (await api('POST', `/v1/projects/${project.id}/api-keys`, { name: 'ops', permission: 'admin' })) as { key: string };
+    const misconfigured = await startGateway({ CONTROL_PLANE_INTERNAL_URL: controlPlaneUrl });
+    try {
+      const created = await call(misconfigured.url, `${project.subdomain}.localhost:8080`, '/admin/api-keys', {
+        method: 'POST',
+        key: admin.key,
+        body: JSON.stringify({ name: 'x' }),
+      });
+      expect([created.status, (created.json as { code: string }).code]).toEqual([503, 'unavailable']);
+    } finally {
+      await misconfigured.close();
+    }
+  });
 });

@@ -62,6 +62,13 @@ export class ControlPlaneClient {
       response.status >= 400 && parsed !== null && typeof parsed === 'object' && typeof (parsed as { code?: unknown }).code === 'string'
         ? (parsed as { code: string }).code
         : null;
+    if (response.status === 404 && code === 'not_found') {
+      // The internal routes answer project_not_found / api_key_not_found; a plain "no such route"
+      // means this URL is not the internal listener (the public port answers /internal with 404).
+      throw new ControlPlaneUnavailableError(
+        'the control plane has no internal API at CONTROL_PLANE_INTERNAL_URL; point it at CONTROL_PLANE_INTERNAL_PORT (3003), not the public port',
+      );
+    }
     return { status: response.status, body: text, code };
   }
 }
