@@ -63,7 +63,7 @@ async function main(): Promise<void> {
       return response.json() as Promise<Record<string, unknown>>;
     };
     const suffix = randomBytes(5).toString('hex');
-    const { token } = (await post('/v1/auth/signup', { email: `bench-${suffix}@example.test`, password: `bench-${suffix}` })) as { token: string };
+    const { token } = (await post('/v1/auth/signup', { email: `bench-${suffix}@example.test`, password: `pw-${randomBytes(8).toString('hex')}` })) as { token: string };
     const project = (await post('/v1/projects', { name: 'Logs bench', subdomain: `bench${suffix}` }, token)) as { id: string };
     closeApp = async () => {
       await fetch(`${url}/v1/projects/${project.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } });
