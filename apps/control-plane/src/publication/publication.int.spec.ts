@@ -1,15 +1,17 @@
 import { CHANGES_CHANNEL, CONFIG_SEQ_KEY, type ConfigChange, EPOCH_KEY, apiKeyRecordKey, projectKey, subdomainKey } from '@flowgate/contracts';
-import { sha256Hex } from '@flowgate/platform';
-import { Redis } from 'ioredis';
+import { createRedisClient, sha256Hex, type RedisClient } from '@flowgate/platform';
 import { createControlPlaneApp } from '../app.factory';
 import { endpointBody } from '../testing/flows';
+import { startLocalCluster, type LocalCluster } from '../testing/local-redis-cluster';
 import { type TestAccount, type TestApp, publishedProject, startTestApp } from '../testing/test-app';
 import { PublicationReconciler } from './publication.reconciler';
 
-describe('publication to Redis (real PostgreSQL and Redis)', () => {
+/** The same contract on a single Redis and on a Redis Cluster of the suite's own (REDIS_CLUSTER_NODES). */
+describe.each(['single Redis', 'Redis Cluster'])('publication to %s (real PostgreSQL and Redis)', (kind) => {
+  let cluster: LocalCluster | null = null;
   let t: TestApp;
   let owner: TestAccount;
-  let subscriber: Redis;
+  let subscriber: RedisClient;
   const changes: ConfigChange[] = [];
   const waiters: Array<{ match: (c: ConfigChange) => boolean; resolve: (c: ConfigChange) => void }> = [];
 
@@ -22,9 +24,10 @@ describe('publication to Redis (real PostgreSQL and Redis)', () => {
     });
 
   beforeAll(async () => {
-    t = await startTestApp();
+    cluster = kind === 'Redis Cluster' ? await startLocalCluster() : null;
+    t = await startTestApp((config) => ({ ...config, redisClusterNodes: cluster ? cluster.nodes.split(',') : null }));
     owner = await t.signup();
-    subscriber = new Redis(t.config.redisUrl);
+    subscriber = createRedisClient({ url: t.config.redisUrl, clusterNodes: t.config.redisClusterNodes });
     subscriber.on('message', (_channel: string, message: string) => {
       const change = JSON.parse(message) as ConfigChange;
       changes.push(change);
@@ -34,11 +37,15 @@ describe('publication to Redis (real PostgreSQL and Redis)', () => {
       }
     });
     await subscriber.subscribe(CHANGES_CHANNEL);
-  });
+  }, 60_000);
   afterAll(async () => {
     subscriber.disconnect();
     await t.close();
+    await cluster?.stop();
   });
+
+  /** One DEL per key: on a cluster they live in different slots. */
+  const removeEach = (...keys: string[]) => Promise.all(keys.map((key) => t.redis.del(key)));
 
   /** A project with a live endpoint and a key: everything the contract covers. */
   async function servingProject() {
@@ -76,7 +83,7 @@ describe('publication to Redis (real PostgreSQL and Redis)', () => {
     expect(await reconciler.checkEpoch()).toBe(false);
 
     // Redis "loses its state": the epoch marker and this project's records disappear.
-    await t.redis.del(EPOCH_KEY, projectKey(project.id), subdomainKey(project.subdomain), keyRecord);
+    await removeEach(EPOCH_KEY, projectKey(project.id), subdomainKey(project.subdomain), keyRecord);
     expect(await reconciler.checkEpoch()).toBe(true);
 
     expect(await t.redis.get(EPOCH_KEY)).toEqual(expect.any(String));
@@ -88,10 +95,33 @@ describe('publication to Redis (real PostgreSQL and Redis)', () => {
     expect(announcement).toEqual({ type: 'republish', epoch: expect.any(String) });
   });
 
+  it('republishes a project whose records alone are gone (a lost cluster shard) on a cluster, and only there', async () => {
+    const { project, keyRecord } = await servingProject();
+    const before = { document: await t.redis.get(projectKey(project.id)), key: await t.redis.hgetall(keyRecord) };
+    const reconciler = t.app.get(PublicationReconciler);
+    await reconciler.republishAll('reconcile');
+    const epoch = await t.redis.get(EPOCH_KEY);
+
+    // The project's slot lost its state; fg:epoch (elsewhere) survived.
+    await removeEach(projectKey(project.id), keyRecord);
+    if (kind === 'single Redis') {
+      // One Redis loses everything at once: fg:epoch alone tells, and it is there.
+      expect(await reconciler.checkEpoch()).toBe(false);
+      return;
+    }
+    expect(await reconciler.checkEpoch()).toBe(true);
+    expect(await t.redis.get(projectKey(project.id))).toBe(before.document);
+    expect(await t.redis.hgetall(keyRecord)).toEqual(before.key);
+    // A new epoch: gateways re-read what they cached, and only now take a missing document as deleted.
+    expect(await t.redis.get(EPOCH_KEY)).not.toBe(epoch);
+    expect(await announced((c) => c.type === 'republish' && c.epoch !== epoch)).toEqual({ type: 'republish', epoch: expect.any(String) });
+    expect(await reconciler.checkEpoch()).toBe(false);
+  });
+
   it('republishes everything at start-up', async () => {
     const { project, keyRecord } = await servingProject();
     const document = await t.redis.get(projectKey(project.id));
-    await t.redis.del(projectKey(project.id), subdomainKey(project.subdomain), keyRecord);
+    await removeEach(projectKey(project.id), subdomainKey(project.subdomain), keyRecord);
 
     const second = await createControlPlaneApp({
       ...t.config,

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { type PublishedProject, projectKey } from '@flowgate/contracts';
 import { PrismaClient } from '@flowgate/db';
-import { Redis } from 'ioredis';
+import { createRedisClient, type RedisClient } from '@flowgate/platform';
 import request from 'supertest';
 import { createControlPlaneApp } from '../app.factory';
 import { type ControlPlaneConfig, loadControlPlaneConfig } from '../config/control-plane.config';
@@ -21,7 +21,8 @@ export interface TestApp {
   /** The internal listener (the gateway's relay target), as main.ts serves it on CONTROL_PLANE_INTERNAL_PORT. */
   internal: () => ReturnType<typeof request>;
   prisma: PrismaClient;
-  redis: Redis;
+  /** The Redis the app publishes into (a cluster client when the config names REDIS_CLUSTER_NODES). */
+  redis: RedisClient;
   signup(): Promise<TestAccount>;
   createProject(account: TestAccount, name?: string): Promise<{ id: string; subdomain: string; base_url: string }>;
   close(): Promise<void>;
@@ -46,7 +47,7 @@ export async function startTestApp(overrides: (config: ControlPlaneConfig) => Co
   const config = overrides({ ...base, trustProxy: true, publication: { ...base.publication, background: false } });
   const app = await createControlPlaneApp(config);
   const prisma = app.get(PrismaClient);
-  const redis = new Redis(config.redisUrl);
+  const redis = createRedisClient({ url: config.redisUrl, clusterNodes: config.redisClusterNodes });
   const accounts: string[] = [];
   const http = () => request(app.getHttpServer());
   const internalListener = internalRequestListener(app);
@@ -86,7 +87,7 @@ export async function startTestApp(overrides: (config: ControlPlaneConfig) => Co
 }
 
 /** The project document the gateways read, or null. */
-export async function publishedProject(redis: Redis, projectId: string): Promise<PublishedProject | null> {
+export async function publishedProject(redis: RedisClient, projectId: string): Promise<PublishedProject | null> {
   const json = await redis.get(projectKey(projectId));
   return json ? (JSON.parse(json) as PublishedProject) : null;
 }
