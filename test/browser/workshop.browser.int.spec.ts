@@ -53,3 +53,144 @@ test('the hello flow built through the UI is deployed and answers through the ga
   expect(await page.getByRole('region', { name: 'Problems' }).textContent()).toContain('No problems');
   expect(consoleErrors).toEqual([]);
 });
+
+test('a broken flow shows its problem on the block and at the field, and Deploy is refused', async ({ page }) => {
+  const { projectId } = await signedInProject(page, suite().stack);
+  await newEndpoint(page, projectId);
+  await node(page, 'GET /endpoint-1').click();
+  await addFromPool(page, 'Manipulate Text');
+  const input = settings(page).getByRole('textbox', { name: 'Input Text' });
+  await input.click();
+  await input.pressSequentially('{local.nothing');
+  await page.keyboard.press('Escape');
+
+  const block = node(page, 'Manipulate Text · text1');
+  const reason = 'no block before this one sets "nothing"';
+  await eventually(async () => (await textOf(block.getByRole('tooltip'))).includes(reason));
+  await eventually(async () => (await input.getAttribute('aria-invalid')) === 'true');
+  const problems = page.getByRole('region', { name: 'Problems' });
+  const problem = problems.getByRole('button', { name: new RegExp(reason) });
+
+  // Clicking the problem selects the block and focuses the field.
+  await node(page, 'GET /endpoint-1').click();
+  await problem.click();
+  await eventually(() => input.evaluate((element) => element === document.activeElement));
+
+  await page.getByRole('button', { name: 'Deploy' }).click();
+  expect(await textOf(page.getByRole('alert').filter({ hasText: 'Deploy refused' }))).toMatch(/cannot be deployed/);
+  expect(await textOf(page.getByRole('status').filter({ hasText: /^(Draft|Live)/ }))).toBe('Draft');
+  expect(await problem.count()).toBeGreaterThan(0);
+});
+
+test('undo and redo restore the flow exactly, a drag being one step', async ({ page }) => {
+  const { stack } = suite();
+  const { projectId, token } = await signedInProject(page, stack);
+  const endpointId = await newEndpoint(page, projectId);
+  const saved = async () => {
+    await page.keyboard.press('ControlOrMeta+s');
+    await page.getByRole('status').getByText('Saved').waitFor();
+    await page.getByRole('status').getByText('Saved').waitFor({ state: 'detached' });
+    return (await request(`${stack.controlPlaneUrl}/v1/projects/${projectId}/endpoints/${endpointId}`, { token })).body.flow;
+  };
+  const original = await saved();
+
+  await node(page, 'GET /endpoint-1').click();
+  await addFromPool(page, 'Set Variable');
+  await settings(page).getByRole('textbox', { name: 'Name' }).fill('kept');
+  await addFromPool(page, 'Respond');
+  const respond = node(page, 'Respond');
+  const box = (await respond.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  for (let step = 1; step <= 5; step++) await page.mouse.move(box.x + box.width / 2 + step * 12, box.y + box.height / 2 + step * 10);
+  await page.mouse.up();
+  await node(page, 'Set Variable · kept').click();
+  await page.keyboard.press('Delete');
+  await respond.waitFor();
+  expect(await node(page, 'Set Variable · kept').count()).toBe(0);
+  const edited = await saved();
+
+  // Five edits: add, field change, add, move (one drag), delete.
+  for (let step = 0; step < 5; step++) await page.keyboard.press('ControlOrMeta+z');
+  expect(await saved()).toEqual(original);
+  for (let step = 0; step < 5; step++) await page.keyboard.press('ControlOrMeta+Shift+z');
+  expect(await saved()).toEqual(edited);
+});
+
+test('Tidy up lays a piled-up flow out with no overlapping blocks, true branch above false', async ({ page }) => {
+  const { stack } = suite();
+  const { projectId, token } = await signedInProject(page, stack);
+  const at = { x: 0, y: 0 };
+  const blocks = [
+    { id: 'c', type: 'condition', position: at, config: { left: '{params.n}', operator: 'gt', right: 10 } },
+    { id: 'no', type: 'respond', position: at, config: { body: { size: 'small' } } },
+    ...Array.from({ length: 8 }, (_, index) => ({ id: `v${index}`, type: 'set_variable', position: at, config: { name: `v${index}`, value: 'x' } })),
+    { id: 'yes', type: 'respond', position: at, config: { body: { size: 'big' } } },
+  ];
+  const chain = ['c', ...blocks.filter((block) => block.id.startsWith('v')).map((block) => block.id), 'yes'];
+  const edges = [
+    { id: 'e0', source: 'start', target: 'c' },
+    { id: 'ef', source: 'c', target: 'no', sourceHandle: 'false' },
+    ...chain.slice(1).map((target, index) => ({ id: `e${index + 1}`, source: chain[index], target, ...(index === 0 ? { sourceHandle: 'true' } : {}) })),
+  ];
+  const created = await request(`${stack.controlPlaneUrl}/v1/projects/${projectId}/endpoints`, {
+    method: 'POST',
+    token,
+    body: { name: 'Piled', method: 'GET', path: '/piled', auth: 'none', query_params: [{ key: 'n', default: '0' }], flow: { nodes: [{ id: 'start', type: 'start', position: at }, ...blocks], edges } },
+  });
+  await page.goto(`/projects/${projectId}/endpoints/${created.body.id}`);
+  await node(page, 'GET /piled').waitFor();
+  await page.getByRole('button', { name: 'Tidy up' }).click();
+  await page.getByRole('button', { name: 'Undo' }).and(page.locator(':enabled')).waitFor();
+
+  const boxes = await page.locator('[aria-roledescription="node"]').evaluateAll((elements) =>
+    elements.map((element) => ({ name: element.getAttribute('aria-label'), ...element.getBoundingClientRect().toJSON() })),
+  );
+  expect(boxes).toHaveLength(12);
+  const overlapping = boxes.flatMap((a, i) =>
+    boxes.slice(i + 1).filter((b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom).map((b) => `${a.name} / ${b.name}`),
+  );
+  expect(overlapping).toEqual([]);
+  const top = (name: string) => boxes.find((box) => box.name === name)!.top;
+  expect(top('Set Variable · v0')).toBeLessThan(top('Respond'));
+});
+
+test('a condition flow built in the Workshop answers on both branches', async ({ page }) => {
+  const { stack } = suite();
+  const { projectId, subdomain } = await signedInProject(page, stack);
+  await newEndpoint(page, projectId);
+  const form = settings(page);
+  await node(page, 'GET /endpoint-1').click();
+  await form.getByRole('textbox', { name: 'Path' }).fill('/size');
+  await form.getByRole('button', { name: 'Add query parameter' }).click();
+  await form.getByRole('textbox', { name: 'Parameter key' }).fill('n');
+  await form.getByRole('textbox', { name: 'Default value' }).fill('0');
+
+  await addFromPool(page, 'Condition');
+  await typeWithReference(form.getByRole('textbox', { name: 'Left value' }), '', 'params.n');
+  await form.getByRole('combobox', { name: 'Operator' }).selectOption('gt');
+  await form.getByRole('textbox', { name: 'Right value' }).click();
+  await page.keyboard.type('10');
+  for (const size of ['big', 'small']) {
+    // The first block added after a condition takes its true branch, the next one its false branch.
+    await node(page, 'Condition').click();
+    await addFromPool(page, 'Respond');
+    await form.getByRole('button', { name: 'Advanced' }).click();
+    await form.getByRole('textbox', { name: 'JSON Response' }).fill(`{"size": "${size}", "n": "{params.n}"}`);
+  }
+  await page.getByRole('button', { name: 'Deploy' }).click();
+  await page.getByRole('status').filter({ hasText: /^Live$/ }).waitFor();
+
+  const host = `${subdomain}.localhost:${stack.gatewayPort}`;
+  expect((await request(`${stack.gatewayUrl}/size?n=50`, { host })).body).toEqual({ size: 'big', n: '50' });
+  expect((await request(`${stack.gatewayUrl}/size?n=3`, { host })).body).toEqual({ size: 'small', n: '3' });
+});
+
+/** Polls a check the page reaches asynchronously (the compile is debounced). */
+async function eventually(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('the page did not reach the expected state');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

@@ -1,3 +1,4 @@
+import { ERROR_STATUS, type ErrorCode } from '@flowgate/contracts';
 import { FairScheduler } from '@flowgate/flow-engine';
 import { createLogger, SecretBox, type Logger } from '@flowgate/platform';
 import http from 'node:http';
@@ -195,11 +196,11 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
     socket.destroy();
     return;
   }
-  const [status, message] =
+  const [code, message]: [ErrorCode, string] =
     error.code === 'HPE_HEADER_OVERFLOW'
-      ? [431, 'Request headers are too large']
+      ? ['headers_too_large', 'Request headers are too large']
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, 'The request was not received in time']
-        : [400, 'Malformed HTTP request'];
-  endSocketWithError(socket, status, 'invalid_request', message);
+        ? ['request_timeout', 'The request was not received in time']
+        : ['invalid_request', 'Malformed HTTP request'];
+  endSocketWithError(socket, ERROR_STATUS[code], code, message);
 }
