@@ -96,6 +96,12 @@ describe('gateway: HEAD and OPTIONS (real Redis and engine)', () => {
     expect(unknown.json).toMatchObject({ success: false, code: 'endpoint_not_found' });
   });
 
+  it('answers headers over the limit with 431 headers_too_large, a code of the one error table', async () => {
+    const res = await call(gateway.url, host, '/hello', { headers: { 'x-big': 'a'.repeat(20_000) } });
+    expect(res.status).toBe(431);
+    expect(res.json).toEqual({ success: false, code: 'headers_too_large', message: 'Request headers are too large' });
+  });
+
   it('keeps the paths of a Require Authentication project hidden from OPTIONS without a key', async () => {
     const hidden = await call(gateway.url, lockedHost, '/private', { method: 'OPTIONS' });
     expect(hidden.status).toBe(401);
