@@ -1,4 +1,4 @@
-// Fault drill (d): a Redis Cluster loses a master, then a whole shard, under keyed traffic
+// Fault drill: a Redis Cluster loses a master, then a whole shard, under keyed traffic
 // through two gateway processes. The drill runs its own 3-master + 3-replica cluster
 // (scripts/lib/redis-cluster.js), so the shared Redis other tests use is never touched; the
 // control plane (in process) publishes into it as in production.
@@ -17,7 +17,7 @@ jest.setTimeout(240_000);
 
 const LIMIT = 30;
 
-describe('fault drill (d): Redis Cluster failover and a lost shard under keyed traffic', () => {
+describe('fault drill: Redis Cluster failover and a lost shard under keyed traffic', () => {
   let backend: RedisBackend;
   let redis: RedisClient;
   let t: TestApp;
