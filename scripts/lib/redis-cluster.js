@@ -25,10 +25,13 @@ function canListen(port) {
   });
 }
 
-/** A free port whose cluster-bus port (+10000) is free too. */
+/**
+ * A free port whose cluster-bus port (+10000) is free too. Both below 32768, where Linux hands
+ * out ephemeral ports (the other tests' `freePort`), so nothing else takes them meanwhile.
+ */
 async function freeClusterPort(taken) {
   for (let attempt = 0; attempt < 200; attempt++) {
-    const port = 20000 + Math.floor(Math.random() * 30000);
+    const port = 20000 + Math.floor(Math.random() * 2768);
     if (taken.has(port) || taken.has(port + 10000)) continue;
     if ((await canListen(port)) && (await canListen(port + 10000))) {
       taken.add(port).add(port + 10000);
