@@ -8,22 +8,12 @@ import { browserSuite } from './support/browser-test';
 
 const { suite, test } = browserSuite();
 
-/** Presses Tab until the focused element has this accessible role and name (at most 40 times). */
-async function tabTo(page: Page, role: string, name: string) {
+/** Presses Tab until the control with this role and accessible name has the focus (at most 40 times). */
+async function tabTo(page: Page, role: Parameters<Page['getByRole']>[0], name: string) {
+  const target = page.getByRole(role, { name, exact: true });
   for (let i = 0; i < 40; i += 1) {
     await page.keyboard.press('Tab');
-    const focused = await page.evaluate(() => {
-      const element = document.activeElement as HTMLElement | null;
-      if (!element) return null;
-      const label = element.getAttribute('aria-label') ?? (element.id ? document.querySelector(`label[for="${element.id}"]`)?.textContent : null) ?? element.textContent;
-      return { tag: element.tagName.toLowerCase(), role: element.getAttribute('role'), type: element.getAttribute('type'), label: (label ?? '').trim() };
-    });
-    if (!focused) continue;
-    const actualRole =
-      focused.role ??
-      ({ a: 'link', button: 'button', select: 'combobox' } as Record<string, string>)[focused.tag] ??
-      (focused.tag === 'input' ? (focused.type === 'number' ? 'spinbutton' : focused.type === 'checkbox' ? 'checkbox' : 'textbox') : focused.tag);
-    if (actualRole === role && focused.label === name) return;
+    if (await target.evaluate((element) => element === element.ownerDocument.activeElement).catch(() => false)) return;
   }
   throw new Error(`Tab never reached ${role} "${name}"`);
 }

@@ -97,7 +97,7 @@ test('sign up, create a project, a key shown once then deleted, an endpoint, and
   await email.getByRole('textbox', { name: 'Verified domains' }).fill('not a domain');
   await page.getByRole('button', { name: 'Save' }).click();
   const domains = email.getByRole('textbox', { name: 'Verified domains' });
-  await page.waitForFunction(() => document.querySelector('[aria-invalid="true"]') !== null);
+  await page.locator('[aria-invalid="true"]').first().waitFor();
   expect(await domains.getAttribute('aria-invalid')).toBe('true');
   expect(await domains.inputValue()).toBe('not a domain');
 
