@@ -78,6 +78,7 @@ async function continueAsync(run: FlowRun, from: Step, pending: Promise<unknown>
   } catch (error) {
     return failed(error, step, tracer);
   } finally {
+    run.endSlice();
     run.dispose();
   }
 }

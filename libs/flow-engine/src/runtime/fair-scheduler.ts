@@ -16,6 +16,8 @@ export interface FlowScheduler {
 
 /** A slice is never shorter: the loop's own overhead per turn (~20 µs) stays a few percent. */
 export const MIN_SLICE_MS = 1;
+/** A turn of the loop that took less than this served nothing else: nobody is waiting for it. */
+const IDLE_TURN_MS = 0.05;
 
 interface Waiter {
   grant(sliceMs: number): void;
@@ -33,15 +35,22 @@ export interface FairSchedulerOptions {
 }
 
 /**
- * Round-robin over waiting runs, one slice per turn of the loop. A slice lasts as long as the
- * loop spent on everything else since the previous slice ended (between `MIN_SLICE_MS` and
- * `maxSliceMs`): when other requests keep the loop busy, long runs get about half of it and
- * those requests the other half; when nothing else is going on, long runs get whole slices.
+ * Round-robin over waiting runs, one slice per turn of the loop. Long runs get at most half of
+ * a busy loop: a slice lasts as long as the loop spent on everything else since the previous
+ * slice ended (between `MIN_SLICE_MS` and `maxSliceMs`), and after a slice that overran (one
+ * block, or one large body to parse, cannot be cut) the next one waits until other requests
+ * had as much time — or until a turn of the loop found nothing else to do. When nothing else
+ * is going on, long runs get whole slices back to back.
  */
 export class FairScheduler implements FlowScheduler {
   private readonly waiting: Waiter[] = [];
   private scheduled = false;
   private lastSliceEnd: number;
+  /** How long the last granted slice really took, and when it was granted (null once it ended). */
+  private lastSliceLength = 0;
+  private grantedAt: number | null = null;
+  /** When the previous turn of the loop checked the queue. */
+  private lastCheck: number;
   private readonly defer: (next: () => void) => void;
   private readonly now: () => number;
 
@@ -49,6 +58,7 @@ export class FairScheduler implements FlowScheduler {
     this.defer = options.defer ?? ((next) => setTimeout(next, 0));
     this.now = options.now ?? (() => performance.now());
     this.lastSliceEnd = this.now();
+    this.lastCheck = this.lastSliceEnd;
   }
 
   /** Runs waiting for a turn. */
@@ -72,7 +82,12 @@ export class FairScheduler implements FlowScheduler {
   }
 
   sliceEnded(): void {
+    // Only a granted slice counts; runs going on as requests or answers arrive are the loop's other work.
+    if (this.grantedAt === null) return;
     this.lastSliceEnd = this.now();
+    this.lastSliceLength = this.lastSliceEnd - this.grantedAt;
+    this.lastCheck = this.lastSliceEnd;
+    this.grantedAt = null;
   }
 
   private leave(waiter: Waiter): void {
@@ -88,9 +103,19 @@ export class FairScheduler implements FlowScheduler {
 
   private readonly next = (): void => {
     this.scheduled = false;
-    const waiter = this.waiting.shift();
-    if (waiter === undefined) return;
-    const elsewhere = this.now() - this.lastSliceEnd;
+    if (this.waiting.length === 0) return;
+    const now = this.now();
+    const elsewhere = now - this.lastSliceEnd;
+    const thisTurn = now - this.lastCheck;
+    this.lastCheck = now;
+    // A slice whose end was not reported (its run failed) ended before this turn all the same.
+    this.grantedAt = null;
+    if (elsewhere < this.lastSliceLength && thisTurn > IDLE_TURN_MS) {
+      this.schedule();
+      return;
+    }
+    const waiter = this.waiting.shift()!;
+    this.grantedAt = now;
     waiter.grant(Math.min(this.options.maxSliceMs, Math.max(MIN_SLICE_MS, elsewhere)));
     // Scheduled from inside a deferred callback, the next turn comes after the loop polled again.
     this.schedule();

@@ -1,0 +1,72 @@
+import { FairScheduler } from './fair-scheduler';
+
+/** A scheduler on a hand-moved clock, whose deferred turns the test runs one at a time. */
+function manual() {
+  let now = 0;
+  const turns: Array<() => void> = [];
+  const scheduler = new FairScheduler({ maxSliceMs: 10, defer: (next) => turns.push(next), now: () => now });
+  return {
+    scheduler,
+    advance: (ms: number) => (now += ms),
+    /** Runs the pending turn of the loop, after `busyMs` of other work in it. */
+    turn: async (busyMs: number) => {
+      now += busyMs;
+      turns.shift()?.();
+      await Promise.resolve();
+    },
+  };
+}
+
+const never = new AbortController().signal;
+
+describe('FairScheduler', () => {
+  it('hands out slices as long as the rest of the loop took since the last one, within 1–10 ms', async () => {
+    const { scheduler, turn } = manual();
+    const granted: number[] = [];
+    void scheduler.turn(never).then((ms) => granted.push(ms));
+    await turn(4);
+    void scheduler.turn(never).then((ms) => granted.push(ms));
+    scheduler.sliceEnded();
+    await turn(0.5);
+    expect(granted).toEqual([4, 1]);
+  });
+
+  it('after a slice that overran, lets busy turns of the loop go first until they had as much time', async () => {
+    const { scheduler, advance, turn } = manual();
+    const granted: string[] = [];
+    void scheduler.turn(never).then(() => granted.push('first'));
+    await turn(1);
+    advance(30); // the granted run took 30 ms (one block that could not be cut)
+    scheduler.sliceEnded();
+    void scheduler.turn(never).then(() => granted.push('second'));
+    await turn(10);
+    await turn(10);
+    expect(granted).toEqual(['first']);
+    await turn(10);
+    expect(granted).toEqual(['first', 'second']);
+  });
+
+  it('does not hold a run back when the loop has nothing else to do', async () => {
+    const { scheduler, advance, turn } = manual();
+    const granted: string[] = [];
+    void scheduler.turn(never).then(() => granted.push('first'));
+    await turn(1);
+    advance(30);
+    scheduler.sliceEnded();
+    void scheduler.turn(never).then(() => granted.push('second'));
+    await turn(0.01);
+    expect(granted).toEqual(['first', 'second']);
+  });
+
+  it('drops a run whose signal fired while it waited', async () => {
+    const { scheduler, turn } = manual();
+    const controller = new AbortController();
+    const granted: string[] = [];
+    void scheduler.turn(controller.signal).then(() => granted.push('cancelled'));
+    void scheduler.turn(never).then(() => granted.push('waiting'));
+    controller.abort();
+    await turn(1);
+    expect(granted).toEqual(['waiting']);
+    expect(scheduler.queued).toBe(0);
+  });
+});

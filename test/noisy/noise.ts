@@ -1,0 +1,90 @@
+/**
+ * The noisy project's traffic for the noisy-neighbour drill, in a process of its own so that
+ * its work (1 MiB bodies out, answers in) does not slow the probe's load generator. Serves the
+ * pixel-cap image on 127.0.0.1, runs one closed loop per connection until told to stop, and
+ * sends back what every answer was (`status code`) over IPC.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { bandedPng } from './big-png';
+
+export interface NoiseLane {
+  path: string;
+  /** The request body; `{{IMAGE_URL}}` is replaced by the image server's address. */
+  body: string;
+  connections: number;
+}
+
+export interface NoiseConfig {
+  port: number;
+  host: string;
+  lanes: NoiseLane[];
+  imageWidth: number;
+  imageHeight: number;
+}
+
+export type NoiseMessage = { ready: true } | { counts: Record<string, Record<string, number>> };
+
+/** The drill sends the configuration (bodies of a megabyte: too large for the environment), then `stop`. */
+const nextMessage = (): Promise<unknown> => new Promise((resolve) => process.once('message', resolve));
+let config: NoiseConfig;
+const counts: Record<string, Record<string, number>> = {};
+let stopping = false;
+
+function record(path: string, outcome: string): void {
+  const lane = (counts[path] ??= {});
+  lane[outcome] = (lane[outcome] ?? 0) + 1;
+}
+
+/** `status code`: the error code of a JSON error body, `ok` for a success, `not_json` otherwise. */
+function outcomeOf(status: number, text: string): string {
+  try {
+    const body = JSON.parse(text) as { success?: boolean; code?: string };
+    if (status < 400) return `${status} ok`;
+    return `${status} ${body.success === false && typeof body.code === 'string' ? body.code : 'no_code'}`;
+  } catch {
+    return `${status} not_json`;
+  }
+}
+
+function post(agent: http.Agent, path: string, body: string): Promise<string> {
+  return new Promise((resolve) => {
+    const req = http.request(
+      { host: '127.0.0.1', port: config.port, path, method: 'POST', agent, headers: { host: config.host, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve(outcomeOf(res.statusCode ?? 0, Buffer.concat(chunks).toString())));
+        res.on('error', (error) => resolve(`connection ${error.message}`));
+      },
+    );
+    req.on('error', (error) => resolve(`connection ${(error as NodeJS.ErrnoException).code ?? error.message}`));
+    req.end(body);
+  });
+}
+
+async function lane(path: string, body: string): Promise<void> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  while (!stopping) record(path, await post(agent, path, body));
+  agent.destroy();
+}
+
+async function main(): Promise<void> {
+  config = (await nextMessage()) as NoiseConfig;
+  const png = bandedPng(config.imageWidth, config.imageHeight);
+  const images = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'image/png', 'content-length': png.length }).end(png));
+  await new Promise<void>((resolve) => images.listen(0, '127.0.0.1', resolve));
+  const imageUrl = `http://127.0.0.1:${(images.address() as AddressInfo).port}/big.png`;
+  const running: Array<Promise<void>> = [];
+  for (const { path, body, connections } of config.lanes) {
+    for (let i = 0; i < connections; i++) running.push(lane(path, body.replace('{{IMAGE_URL}}', imageUrl)));
+  }
+  process.send!({ ready: true } satisfies NoiseMessage);
+  await nextMessage();
+  stopping = true;
+  await Promise.all(running);
+  images.close();
+  process.send!({ counts } satisfies NoiseMessage, () => process.exit(0));
+}
+
+void main();
