@@ -12,6 +12,7 @@ module.exports = {
   transform: { '^.+\\.(t|j)sx?$': ['@swc/jest', { ...swcrc, sourceMaps: 'inline', swcrc: false }] },
   moduleNameMapper: {
     '^@flowgate/(flow-engine|contracts|db|platform|integrations)$': '<rootDir>/libs/$1/src/index.ts',
+    '^@flowgate/integrations/flow-ports$': '<rootDir>/libs/integrations/src/flow-ports/index.ts',
   },
   globalSetup: '<rootDir>/test/global-setup.js',
   testTimeout: 30000,

@@ -18,6 +18,7 @@ import { InternalModule } from './internal/internal.module';
 import { LogsModule } from './logs/logs.module';
 import { ProjectsModule } from './projects/projects.module';
 import { PublicationModule } from './publication/publication.module';
+import { TestRunsModule } from './test-runs/test-runs.module';
 
 const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
@@ -46,6 +47,7 @@ export class AppModule {
         ProjectsModule,
         IntegrationsModule,
         EndpointsModule,
+        TestRunsModule,
         ApiDescriptionModule,
         ApiKeysModule,
         LogsModule,

@@ -1,6 +1,5 @@
 import { REQUEST_LOG_TOPIC_DEFAULT } from '@flowgate/contracts';
-import type { FlowLimits } from '@flowgate/flow-engine';
-import { env, loadConfig } from '@flowgate/platform';
+import { env, flowConfigShape, loadConfig } from '@flowgate/platform';
 import { z } from 'zod';
 
 const httpUrl = (example: string) =>
@@ -48,18 +47,8 @@ export const gatewayConfigSchema = z.object({
   /** During a key rotation: documents published before the control plane restarted with the new key still open. */
   FLOWGATE_ENCRYPTION_KEY_PREVIOUS: z.string().optional(),
   GATEWAY_MAX_BODY_BYTES: env.positiveInt(1024 * 1024),
-  FLOW_TIMEOUT_MS: env.positiveInt(15000),
-  /** Bounded flows (docs/gateway.md "One project cannot stall another"): largest value a block may make. */
-  FLOW_MAX_VALUE_CHARS: env.positiveInt(1024 * 1024),
-  FLOW_MAX_REGEX_PATTERN_CHARS: env.positiveInt(4096),
-  FLOW_MAX_REGEX_INPUT_CHARS: env.positiveInt(1024 * 1024),
-  /** Time one request's flow may hold the event loop in all. */
-  FLOW_CPU_BUDGET_MS: env.positiveInt(1000),
-  /** Longest stretch a flow holds the event loop before others go first; above 40 the 50 ms promise could not hold. */
-  FLOW_SLICE_MS: z.coerce.number({ error: 'must be a whole number' }).int().min(1).max(40, 'must be at most 40 (ms)').default(10),
-  /** Threads for image filters and long regular expressions, and how many tasks may wait for one. */
-  FLOW_WORKER_THREADS: env.positiveInt(1),
-  FLOW_WORKER_QUEUE: env.positiveInt(64),
+  /** FLOW_TIMEOUT_MS, FLOW_MAX_*, FLOW_CPU_BUDGET_MS, FLOW_SLICE_MS, FLOW_WORKER_*: shared with the control plane's test runs. */
+  ...flowConfigShape,
   GATEWAY_LOG_BUFFER_MAX: env.positiveInt(100_000),
   /** How long a request-log event may wait for others before a batch goes to Kafka. */
   GATEWAY_LOG_LINGER_MS: env.positiveInt(20),
@@ -69,15 +58,6 @@ export const gatewayConfigSchema = z.object({
 });
 
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;
-
-/** The engine's limits from the FLOW_* variables. */
-export const flowLimitsOf = (config: GatewayConfig): FlowLimits => ({
-  maxValueChars: config.FLOW_MAX_VALUE_CHARS,
-  maxRegexPatternChars: config.FLOW_MAX_REGEX_PATTERN_CHARS,
-  maxRegexInputChars: config.FLOW_MAX_REGEX_INPUT_CHARS,
-  cpuBudgetMs: config.FLOW_CPU_BUDGET_MS,
-  sliceMs: config.FLOW_SLICE_MS,
-});
 
 export const loadGatewayConfig = (source: NodeJS.ProcessEnv = process.env): GatewayConfig =>
   loadConfig(gatewayConfigSchema, source);

@@ -1,6 +1,6 @@
 import { ERROR_STATUS, type ErrorCode } from '@flowgate/contracts';
 import { FairScheduler } from '@flowgate/flow-engine';
-import { createLogger, SecretBox, type Logger } from '@flowgate/platform';
+import { createLogger, flowLimitsOf, SecretBox, type Logger } from '@flowgate/platform';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -8,7 +8,7 @@ import { AdminRoutes } from './admin/admin-routes';
 import { ControlPlaneClient } from './admin/control-plane-client';
 import { ApiKeyVerifier } from './auth/api-key-verifier';
 import { RequestAuthenticator } from './auth/request-authenticator';
-import { flowLimitsOf, type GatewayConfig } from './config';
+import type { GatewayConfig } from './config';
 import { loadProject } from './config-cache/loaded-project';
 import { ProjectCache } from './config-cache/project-cache';
 import { buildFlowPorts, createFlowPortsContext } from './flow-ports';

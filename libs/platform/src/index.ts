@@ -1,4 +1,5 @@
 export * from './config';
+export * from './flow-config';
 export * from './dependencies';
 export * from './fatal';
 export * from './logger';

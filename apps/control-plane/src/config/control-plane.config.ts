@@ -1,4 +1,4 @@
-import { env, loadConfig } from '@flowgate/platform';
+import { env, flowConfigShape, flowLimitsOf, loadConfig } from '@flowgate/platform';
 import { z } from 'zod';
 
 /**
@@ -53,6 +53,9 @@ const schema = z
     LOGIN_THROTTLE_WINDOW_SECONDS: env.positiveInt(900),
     PUBLICATION_EPOCH_CHECK_SECONDS: env.positiveInt(5),
     PUBLICATION_RECONCILE_SECONDS: env.positiveInt(300),
+    /** Workshop test runs: the same flow limits and deadline as the gateway, and a per-account rate. */
+    ...flowConfigShape,
+    TEST_RUNS_PER_MINUTE: env.positiveInt(60),
     LOG_LEVEL: env.logLevel,
     NODE_ENV: env.nodeEnv,
   })
@@ -99,6 +102,14 @@ const schema = z
       /** Republish at boot and run the epoch watch and the reconcile; tests switch it off. */
       background: true,
     },
+    /** How test runs execute flows (FLOW_* as on the gateway). */
+    flow: {
+      timeoutMs: value.FLOW_TIMEOUT_MS,
+      limits: flowLimitsOf(value),
+      workerThreads: value.FLOW_WORKER_THREADS,
+      workerQueue: value.FLOW_WORKER_QUEUE,
+    },
+    testRunsPerMinute: value.TEST_RUNS_PER_MINUTE,
     logLevel: value.LOG_LEVEL,
     nodeEnv: value.NODE_ENV,
   }));

@@ -15,5 +15,6 @@ import { FlowCompiler } from './flow-compiler';
   imports: [AuthModule, ProjectsModule, IntegrationsModule],
   controllers: [EndpointsController, DeploymentsController, EndpointTransferController],
   providers: [EndpointsService, DeploymentsService, EndpointsRepository, FlowCompiler, EndpointTransferService],
+  exports: [EndpointsService, FlowCompiler],
 })
 export class EndpointsModule {}

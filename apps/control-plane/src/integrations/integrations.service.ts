@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
+import type { PublishedIntegrations } from '@flowgate/contracts';
 import { SecretBox } from '@flowgate/platform';
 import { AppError } from '../common/app-error';
 import { ProjectsService } from '../projects/projects.service';
+import { sealForGateways } from '../publication/integration-secrets';
+import { publishedIntegrationsOf } from '../publication/published-project.builder';
 import { PublicationService } from '../publication/publication.service';
 import type { IntegrationKindParam, IntegrationView } from './dto/integration.dto';
 import { type IntegrationKind, type IntegrationRecord, IntegrationsRepository } from './integrations.repository';
@@ -70,6 +73,11 @@ export class IntegrationsService {
   /** With `needs_new_secret` when no key this process knows opens the stored secret. */
   private toView(record: IntegrationRecord): IntegrationView {
     return viewOf(record, this.secrets.open(record.secretEncrypted) === null);
+  }
+
+  /** The integrations exactly as the gateways receive them (a secret no key opens: not configured), for test runs. */
+  async published(projectId: string): Promise<PublishedIntegrations> {
+    return publishedIntegrationsOf(await this.integrations.list(projectId), (stored) => sealForGateways(this.secrets, stored));
   }
 
   /** Domains of the email integration, for the Send Email From check at Deploy. */

@@ -38,13 +38,15 @@ const queryParamsOf = (value: unknown): PublishedQueryParam[] =>
     : [];
 
 /**
- * The `fg:project:{id}` document of the Redis contract. `seal` re-encrypts an integration secret
- * for the publication (the gateways decrypt it with FLOWGATE_ENCRYPTION_KEY); null when the
- * secret cannot be decrypted, and the integration is then published as not configured.
+ * The integrations as the gateways receive them (and test runs use them): each secret sealed by
+ * `seal`; one that cannot be opened is left out, as if not configured.
  */
-export function buildPublishedProject(state: ProjectServingState, seal: (storedSecret: string) => string | null): PublishedProject {
+export function publishedIntegrationsOf(
+  list: ProjectServingState['integrations'],
+  seal: (storedSecret: string) => string | null,
+): PublishedIntegrations {
   const integrations: PublishedIntegrations = { text_generation: null, email: null };
-  for (const integration of state.integrations) {
+  for (const integration of list) {
     const settings = settingsOf(integration.settings);
     const apiKeyEncrypted = seal(integration.secretEncrypted);
     if (apiKeyEncrypted === null) continue;
@@ -61,6 +63,16 @@ export function buildPublishedProject(state: ProjectServingState, seal: (storedS
         verified_domains: Array.isArray(settings.verified_domains) ? settings.verified_domains.map(String) : [],
       };
   }
+  return integrations;
+}
+
+/**
+ * The `fg:project:{id}` document of the Redis contract. `seal` re-encrypts an integration secret
+ * for the publication (the gateways decrypt it with FLOWGATE_ENCRYPTION_KEY); null when the
+ * secret cannot be decrypted, and the integration is then published as not configured.
+ */
+export function buildPublishedProject(state: ProjectServingState, seal: (storedSecret: string) => string | null): PublishedProject {
+  const integrations = publishedIntegrationsOf(state.integrations, seal);
   const routes = [...state.routes]
     .sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method))
     .map((route) => ({

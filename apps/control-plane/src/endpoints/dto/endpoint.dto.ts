@@ -18,7 +18,7 @@ export type EndpointInput = z.infer<typeof endpointInputSchema>;
 
 export class SaveEndpointDto extends createZodDto(endpointInputSchema) {}
 
-const diagnosticSchema = z.object({
+export const diagnosticSchema = z.object({
   severity: z.enum(['error', 'warning']),
   code: z.string(),
   node_id: z.string().nullable(),

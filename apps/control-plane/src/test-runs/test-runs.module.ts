@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
+import { EndpointsModule } from '../endpoints/endpoints.module';
+import { IntegrationsModule } from '../integrations/integrations.module';
+import { ProjectsModule } from '../projects/projects.module';
+import { TestRunPorts } from './test-run-ports';
+import { TestRunThrottle } from './test-run-throttle';
+import { TestRunsController } from './test-runs.controller';
+import { TestRunsService } from './test-runs.service';
+
+/** Workshop test runs: `POST /v1/projects/:id/endpoints/:eid/test-runs`. */
+@Module({
+  imports: [AuthModule, ProjectsModule, IntegrationsModule, EndpointsModule],
+  controllers: [TestRunsController],
+  providers: [TestRunsService, TestRunPorts, TestRunThrottle],
+})
+export class TestRunsModule {}

@@ -1,0 +1,94 @@
+import { bullmqPrefix, createRedisClient, type Logger, type RedisClient, type RedisTarget } from '@flowgate/platform';
+import type { HttpPort } from '@flowgate/flow-engine';
+import type { Queue } from 'bullmq';
+import type { GuardedFetch } from '../egress/guarded-fetch';
+import type { HeavyWorkPool } from '../heavy-work/heavy-work-pool';
+import type { ImageStore } from '../images/image-store';
+import type { IntegrationsConfig } from '../integrations.config';
+
+/** What the process that runs flows tells the port factory (the gateway's or the control plane's configuration). */
+export interface FlowPortsSettings {
+  /** A project's public base URL with `{subdomain}` (URLs of manipulated images). */
+  publicUrlTemplate: string;
+  /** Where the email queue lives (BullMQ's prefix is a hash tag on a cluster). */
+  redisTarget: RedisTarget;
+  /** FLOW_WORKER_THREADS and FLOW_WORKER_QUEUE: the pool for image pixels and long regular expressions. */
+  workerThreads: number;
+  workerQueue: number;
+}
+
+export interface LoadedIntegrations {
+  config: IntegrationsConfig;
+  fetch: GuardedFetch;
+  http: HttpPort;
+  images: ImageStore;
+}
+
+/** What every project's ports share: configuration, the egress guard, the image store, the email queue. */
+export interface SharedIntegrations {
+  /** Loads the adapters on first call. */
+  loaded(): LoadedIntegrations;
+  /** Worker threads for image filters and long regular expressions, started on first use. */
+  heavyWork(): HeavyWorkPool;
+  emailQueue(): Queue;
+  close(): Promise<void>;
+}
+
+type IntegrationsModule = typeof import('../index');
+let integrationsModule: IntegrationsModule | undefined;
+
+/**
+ * `@flowgate/integrations` (jimp, the Anthropic SDK, BullMQ, SendGrid: about 50 MB of RSS),
+ * required on first use, so a gateway whose projects never run those blocks does not load it.
+ */
+export function loadIntegrations(): IntegrationsModule {
+  return (integrationsModule ??= require('../index') as IntegrationsModule);
+}
+
+/** Prefixes of the variables `loadIntegrationsConfig` reads (see ../integrations.config.ts). */
+const INTEGRATION_VARIABLES = /^(FLOWGATE_EGRESS_|FLOWGATE_IMAGE_|FLOWGATE_SENDGRID_|ANTHROPIC_|EMAIL_QUEUE_|BULLMQ_)/;
+
+export function createSharedIntegrations(
+  deps: { settings: FlowPortsSettings; redis: RedisClient; logger: Logger },
+  env: NodeJS.ProcessEnv = { ...process.env },
+): SharedIntegrations {
+  let loaded: LoadedIntegrations | null = null;
+  const load = () => {
+    if (loaded === null) {
+      const integrations = loadIntegrations();
+      const config = integrations.loadIntegrationsConfig(env);
+      const fetch = integrations.createEgressFetch(config.egress);
+      loaded = { config, fetch, http: integrations.createHttpPort({ fetch }), images: new integrations.RedisImageStore(deps.redis) };
+    }
+    return loaded;
+  };
+  // Validated at boot: a bad FLOWGATE_EGRESS_* / FLOWGATE_IMAGE_* value stops the process with one line.
+  if (Object.keys(env).some((name) => INTEGRATION_VARIABLES.test(name))) load();
+  let queue: Queue | null = null;
+  let queueConnection: RedisClient | null = null;
+  let pool: HeavyWorkPool | null = null;
+  return {
+    loaded: load,
+    heavyWork: () => (pool ??= loadIntegrations().createHeavyWorkPool({ threads: deps.settings.workerThreads, maxQueue: deps.settings.workerQueue })),
+    emailQueue() {
+      // Opened on the first project with an email integration: one connection per process.
+      if (!queue) {
+        const { Queue: BullQueue } = require('bullmq') as typeof import('bullmq');
+        // In cluster mode the prefix is a hash tag ({bull}): BullMQ's scripts touch one slot.
+        const target = deps.settings.redisTarget;
+        queueConnection = createRedisClient(target, { node: { maxRetriesPerRequest: null } });
+        queue = new BullQueue(loadIntegrations().EMAIL_QUEUE_NAME, {
+          connection: queueConnection,
+          prefix: bullmqPrefix(load().config.bullmqPrefix, target),
+        });
+        queue.on('error', (error) => deps.logger.warn({ err: error }, 'email queue connection error'));
+      }
+      return queue;
+    },
+    close: async () => {
+      await queue?.close();
+      await queueConnection?.quit().catch(() => queueConnection?.disconnect());
+      await pool?.close();
+    },
+  };
+}

@@ -1,0 +1,34 @@
+import type { FlowLimits } from '@flowgate/flow-engine';
+import { z } from 'zod';
+import { env } from './config';
+
+/**
+ * The variables that bound a flow run, read by every process that runs flows: the gateway (live
+ * requests) and the control plane (Workshop test runs), so both apply the same limits and
+ * deadline (docs/gateway.md "One project cannot stall another"). Spread into an app's schema.
+ */
+export const flowConfigShape = {
+  FLOW_TIMEOUT_MS: env.positiveInt(15000),
+  /** Largest value a block may make. */
+  FLOW_MAX_VALUE_CHARS: env.positiveInt(1024 * 1024),
+  FLOW_MAX_REGEX_PATTERN_CHARS: env.positiveInt(4096),
+  FLOW_MAX_REGEX_INPUT_CHARS: env.positiveInt(1024 * 1024),
+  /** Time one request's flow may hold the event loop in all. */
+  FLOW_CPU_BUDGET_MS: env.positiveInt(1000),
+  /** Longest stretch a flow holds the event loop before others go first; above 40 the 50 ms promise could not hold. */
+  FLOW_SLICE_MS: z.coerce.number({ error: 'must be a whole number' }).int().min(1).max(40, 'must be at most 40 (ms)').default(10),
+  /** Threads for image filters and long regular expressions, and how many tasks may wait for one. */
+  FLOW_WORKER_THREADS: env.positiveInt(1),
+  FLOW_WORKER_QUEUE: env.positiveInt(64),
+};
+
+export type FlowConfig = { [K in keyof typeof flowConfigShape]: z.infer<(typeof flowConfigShape)[K]> };
+
+/** The engine's limits from the FLOW_* variables. */
+export const flowLimitsOf = (config: FlowConfig): FlowLimits => ({
+  maxValueChars: config.FLOW_MAX_VALUE_CHARS,
+  maxRegexPatternChars: config.FLOW_MAX_REGEX_PATTERN_CHARS,
+  maxRegexInputChars: config.FLOW_MAX_REGEX_INPUT_CHARS,
+  cpuBudgetMs: config.FLOW_CPU_BUDGET_MS,
+  sliceMs: config.FLOW_SLICE_MS,
+});
