@@ -4,7 +4,10 @@
  */
 import { request } from '../e2e/stack-process';
 import { browserSuite } from './support/browser-test';
-import { addFromPool, newEndpoint, node, settings, signedInProject, textOf, typeWithReference } from './support/workshop-steps';
+import { diagnose } from '../../apps/dashboard/src/features/workshop/diagnostics/diagnose';
+import { saveBody } from '../../apps/dashboard/src/features/workshop/model/endpoint-doc';
+import type { WorkshopDoc } from '../../apps/dashboard/src/features/workshop/model/workshop-document';
+import { addFromPool, newEndpoint, node, PASSWORD, settings, signedInProject, textOf, typeWithReference } from './support/workshop-steps';
 
 const { suite, test } = browserSuite();
 
@@ -74,7 +77,7 @@ test('a broken flow shows its problem on the block and at the field, and Deploy 
   // Clicking the problem selects the block and focuses the field.
   await node(page, 'GET /endpoint-1').click();
   await problem.click();
-  await eventually(() => input.evaluate((element) => element === document.activeElement));
+  await eventually(() => input.evaluate((element) => element === element.ownerDocument.activeElement));
 
   await page.getByRole('button', { name: 'Deploy' }).click();
   expect(await textOf(page.getByRole('alert').filter({ hasText: 'Deploy refused' }))).toMatch(/cannot be deployed/);
@@ -184,6 +187,42 @@ test('a condition flow built in the Workshop answers on both branches', async ({
   const host = `${subdomain}.localhost:${stack.gatewayPort}`;
   expect((await request(`${stack.gatewayUrl}/size?n=50`, { host })).body).toEqual({ size: 'big', n: '50' });
   expect((await request(`${stack.gatewayUrl}/size?n=3`, { host })).body).toEqual({ size: 'small', n: '3' });
+});
+
+describe('diagnostics computed in the browser', () => {
+  const at = { x: 0, y: 0 };
+  const start = { id: 'start', type: 'start', position: at };
+  const respond = (id: string) => ({ id, type: 'respond', position: at, config: { body: { ok: true } } });
+  const chain = (...ids: string[]) => ids.slice(1).map((target, index) => ({ id: `e${index}`, source: ids[index], target }));
+  const broken: Array<{ name: string; nodes: object[]; edges: object[]; method?: string }> = [
+    { name: 'unknown variable', nodes: [start, { id: 'm', type: 'manipulate_text', position: at, config: { input: '{local.nope}', operation: 'uppercase', ref: 'x' } }, respond('r')], edges: chain('start', 'm', 'r') },
+    { name: 'unconfigured parameter', nodes: [start, { id: 'r', type: 'respond', position: at, config: { body: { q: '{params.q}' } } }], edges: chain('start', 'r') },
+    { name: 'unreachable block and missing field', nodes: [start, respond('r'), { id: 'lost', type: 'set_variable', position: at, config: { name: 'v' } }], edges: chain('start', 'r') },
+    { name: 'condition without its right value', nodes: [start, { id: 'c', type: 'condition', position: at, config: { left: '1', operator: 'gt' } }, respond('a'), respond('b')], edges: [{ id: 'e1', source: 'start', target: 'c' }, { id: 'e2', source: 'c', target: 'a', sourceHandle: 'true' }, { id: 'e3', source: 'c', target: 'b', sourceHandle: 'false' }] },
+    { name: 'loop', nodes: [start, { id: 'a', type: 'set_variable', position: at, config: { name: 'a', value: '1' } }, { id: 'b', type: 'set_variable', position: at, config: { name: 'b', value: '2' } }], edges: [...chain('start', 'a', 'b'), { id: 'back', source: 'b', target: 'a' }] },
+    { name: 'regex the linear engine refuses', nodes: [start, { id: 'x', type: 'match_regex', position: at, config: { input: 'a', pattern: '(a)\\1', ref: 'm' } }, respond('r')], edges: chain('start', 'x', 'r') },
+    { name: 'a connection after Respond, a relative URL', nodes: [start, respond('r'), { id: 'h', type: 'http_request', position: at, config: { name: 'api', url: '/relative' } }], edges: chain('start', 'r', 'h') },
+    { name: 'body read by a GET (warning only)', nodes: [start, { id: 'r', type: 'respond', position: at, config: { body: { b: '{body.x}' } } }], edges: chain('start', 'r') },
+  ];
+
+  it('agree with what the server answers to Save and Deploy, on a set of broken flows', async () => {
+    const { stack } = suite();
+    const api = `${stack.controlPlaneUrl}/v1`;
+    const signup = await request(`${api}/auth/signup`, { method: 'POST', body: { email: `agree-${stack.suffix}-${Date.now()}@example.test`, password: PASSWORD } });
+    const token = signup.body.token;
+    const project = await request(`${api}/projects`, { method: 'POST', token, body: { name: 'Agree', subdomain: `ag${stack.suffix}${Date.now() % 100000}` } });
+    for (const [index, flow] of broken.entries()) {
+      const doc = { nodes: flow.nodes, edges: flow.edges, settings: { name: flow.name, method: 'GET' as const, path: `/case-${index}`, auth: 'none' as const, query_params: [] } } as unknown as WorkshopDoc;
+      const inBrowser = diagnose(doc);
+      expect({ flow: flow.name, found: inBrowser.length > 0 }).toEqual({ flow: flow.name, found: true });
+      const saved = await request(`${api}/projects/${project.body.id}/endpoints`, { method: 'POST', token, body: saveBody(doc) });
+      expect({ flow: flow.name, diagnostics: saved.body.diagnostics }).toEqual({ flow: flow.name, diagnostics: inBrowser });
+      const deployed = await request(`${api}/projects/${project.body.id}/endpoints/${saved.body.id}/deploy`, { method: 'POST', token });
+      const hasErrors = inBrowser.some((d) => d.severity === 'error');
+      expect({ flow: flow.name, status: deployed.status }).toEqual({ flow: flow.name, status: hasErrors ? 400 : 200 });
+      expect({ flow: flow.name, diagnostics: hasErrors ? deployed.body.details : deployed.body.diagnostics }).toEqual({ flow: flow.name, diagnostics: inBrowser });
+    }
+  });
 });
 
 /** Polls a check the page reaches asynchronously (the compile is debounced). */

@@ -1,7 +1,6 @@
-import { validateFlow } from '@flowgate/flow-engine';
 import { useEffect } from 'react';
-import { saveBody } from '../model/endpoint-doc';
 import { useWorkshopStore } from '../store/workshop-context';
+import { diagnose } from './diagnose';
 
 /** Pause after the last edit before compiling again (typing stays smooth on large flows). */
 export const DIAGNOSTICS_DEBOUNCE_MS = 250;
@@ -11,11 +10,7 @@ export function useLiveDiagnostics(): void {
   const store = useWorkshopStore();
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const run = () => {
-      const body = saveBody(store.getState().doc);
-      const { flow, ...settings } = body;
-      store.getState().setDiagnostics(validateFlow({ flow, settings: settings as Parameters<typeof validateFlow>[0]['settings'] }));
-    };
+    const run = () => store.getState().setDiagnostics(diagnose(store.getState().doc));
     run();
     const unsubscribe = store.subscribe((state, previous) => {
       if (state.doc === previous.doc) return;
