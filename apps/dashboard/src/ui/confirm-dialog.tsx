@@ -31,7 +31,9 @@ export function ConfirmDialog({
     <div className="backdrop">
       <div ref={ref} className="dialog" role="alertdialog" aria-modal="true" aria-labelledby={titleId} aria-describedby={bodyId}>
         <h2 id={titleId}>{title}</h2>
-        <div id={bodyId}>{children ?? <p>This cannot be undone.</p>}</div>
+        <div id={bodyId} className="dialog-body">
+          {children ?? <p>This cannot be undone.</p>}
+        </div>
         {error ? (
           <p className="field-error" role="alert">
             {errorMessage(error)}
