@@ -1,11 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Prisma, PrismaClient } from '@flowgate/db';
+import type { StatusRange } from './dto/logs.dto';
 
 export interface LogFilter {
   projectId: string;
   /** Any of these paths (an endpoint is reachable as /x and /api/x). */
   paths?: string[];
-  status?: number;
+  status?: StatusRange;
   method?: string;
   from?: Date;
   to?: Date;
@@ -20,6 +21,14 @@ export interface LogRow {
   code: string | null;
   duration_ms: number;
   key_id: string | null;
+}
+
+export interface LogDetailRow extends LogRow {
+  endpoint_id: string | null;
+  query: string;
+  message: string | null;
+  error_node_id: string | null;
+  key_name: string | null;
 }
 
 export interface LogPosition {
@@ -60,6 +69,28 @@ export class LogsRepository {
     return rows;
   }
 
+  /**
+   * One entry with its details. With its time known it is one primary-key lookup; without,
+   * the same growing windows as a page (recent entries are found in the first).
+   */
+  async findOne(projectId: string, id: string, time?: Date, now = new Date()): Promise<LogDetailRow | null> {
+    const select = (window: Prisma.Sql) => this.prisma.$queryRaw<LogDetailRow[]>(Prisma.sql`
+      SELECT r.id, r.time, r.path, r.method, r.status, r.code, r.duration_ms, r.key_id, r.endpoint_id,
+             r.query, r.message, r.error_node_id, k.name AS key_name
+        FROM request_logs r LEFT JOIN api_keys k ON k.id = r.key_id AND k.project_id = r.project_id
+       WHERE r.project_id = ${projectId}::uuid AND r.id = ${id}::uuid AND ${window}
+       LIMIT 1`);
+    if (time) return (await select(Prisma.sql`r.time = ${time}`))[0] ?? null;
+    for (const window of this.windows({ projectId }, 'older', undefined, now)) {
+      const bounds = [Prisma.sql`TRUE`];
+      if (window.lower) bounds.push(Prisma.sql`r.time >= ${window.lower}`);
+      if (window.upper) bounds.push(Prisma.sql`r.time < ${window.upper}`);
+      const [row] = await select(Prisma.join(bounds, ' AND '));
+      if (row) return row;
+    }
+    return null;
+  }
+
   private *windows(filter: LogFilter, order: 'older' | 'newer', after: LogPosition | undefined, now: Date): Generator<Window> {
     const lowest = filter.from?.getTime() ?? Number.NEGATIVE_INFINITY;
     const highest = filter.to?.getTime() ?? Number.POSITIVE_INFINITY;
@@ -90,7 +121,10 @@ export class LogsRepository {
 
   private query(filter: LogFilter, order: 'older' | 'newer', limit: number, after: LogPosition | undefined, window: Window): Promise<LogRow[]> {
     const conditions = [Prisma.sql`project_id = ${filter.projectId}::uuid`];
-    if (filter.status !== undefined) conditions.push(Prisma.sql`status = ${filter.status}`);
+    const { status } = filter;
+    // One code keeps the (project_id, status, time) index's order; a class is a range of codes.
+    if (status !== undefined)
+      conditions.push(status.min === status.max ? Prisma.sql`status = ${status.min}` : Prisma.sql`status BETWEEN ${status.min} AND ${status.max}`);
     if (filter.method !== undefined) conditions.push(Prisma.sql`method = ${filter.method}`);
     if (filter.from) conditions.push(Prisma.sql`time >= ${filter.from}`);
     if (filter.to) conditions.push(Prisma.sql`time < ${filter.to}`);

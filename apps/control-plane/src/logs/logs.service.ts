@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { invalidRequest } from '../common/app-error';
+import { AppError, invalidRequest } from '../common/app-error';
 import { ProjectsService } from '../projects/projects.service';
-import type { LogEntry, LogPage, LogsQuery } from './dto/logs.dto';
+import type { LogDetail, LogEntry, LogPage, LogsQuery } from './dto/logs.dto';
 import { decodeCursor, encodeCursor } from './log-cursor';
 import { type LogFilter, type LogRow, LogsRepository } from './logs.repository';
 
@@ -64,6 +64,21 @@ export class LogsService {
       items: items.map(toEntry),
       next_cursor: rows.length > limit && last ? encodeCursor({ direction: 'next', time: last.time, id: last.id }) : null,
       prev_cursor: cursor && items[0] ? encodeCursor({ direction: 'prev', time: items[0].time, id: items[0].id }) : null,
+    };
+  }
+
+  /** One entry with its details; another project's (or account's) entry is not found. */
+  async detail(accountId: string, projectId: string, logId: string, time?: string): Promise<LogDetail> {
+    await this.projects.requireOwned(accountId, projectId);
+    const row = await this.logs.findOne(projectId, logId, time === undefined ? undefined : new Date(time));
+    if (!row) throw new AppError('not_found', 'Log entry not found');
+    return {
+      ...toEntry(row),
+      endpoint_id: row.endpoint_id,
+      key_name: row.key_name,
+      query: row.query,
+      error_node_id: row.error_node_id,
+      message: row.message,
     };
   }
 

@@ -2,18 +2,34 @@ import { createZodDto } from 'nestjs-zod';
 import { z } from 'zod';
 
 /** `?status=` (empty) from a filter form means "no filter". */
-const optional = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
+export const optional = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
+
+/** Statuses `min`..`max` (one code: min = max). */
+export interface StatusRange {
+  min: number;
+  max: number;
+}
+
+/** `?status=`: a code (`404`) or a class (`4xx`). */
+export const statusFilterSchema = z
+  .string()
+  .trim()
+  .regex(/^([1-5]xx|[1-5][0-9]{2})$/i, 'must be a status code such as 404 or a class such as 4xx')
+  .transform((value): StatusRange => {
+    const hundred = Number(value[0]) * 100;
+    return /x/i.test(value) ? { min: hundred, max: hundred + 99 } : { min: Number(value), max: Number(value) };
+  });
+
+export const methodFilterSchema = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .regex(/^[A-Z]{1,16}$/, 'must be an HTTP method such as GET');
 
 export const logsQuerySchema = z.object({
   endpoint: optional(z.string().trim().min(1).max(2048)).describe('Endpoint path, e.g. /orders (also matches /api/orders)'),
-  status: optional(z.coerce.number().int('must be a whole number').min(100).max(599)).describe('HTTP status, e.g. 500'),
-  method: optional(
-    z
-      .string()
-      .trim()
-      .toUpperCase()
-      .regex(/^[A-Z]{1,16}$/, 'must be an HTTP method such as GET'),
-  ),
+  status: optional(z.coerce.string().pipe(statusFilterSchema)).describe('HTTP status (500) or class (5xx)'),
+  method: optional(methodFilterSchema),
   from: optional(z.iso.datetime({ offset: true, error: 'must be an ISO 8601 time with offset' })).describe('Inclusive lower bound'),
   to: optional(z.iso.datetime({ offset: true, error: 'must be an ISO 8601 time with offset' })).describe('Exclusive upper bound'),
   limit: optional(z.coerce.number().int('must be a whole number').min(1).max(200, 'must be at most 200')).describe('Default 50'),
@@ -41,3 +57,20 @@ export const logPageSchema = z.object({
 });
 export type LogPage = z.infer<typeof logPageSchema>;
 export class LogPageDto extends createZodDto(logPageSchema) {}
+
+export const logDetailQuerySchema = z.object({
+  time: optional(z.iso.datetime({ offset: true, error: 'must be an ISO 8601 time with offset' })).describe(
+    "The entry's time, when known (a list entry's `time`): finds it directly",
+  ),
+});
+export class LogDetailQueryDto extends createZodDto(logDetailQuerySchema) {}
+
+export const logDetailSchema = logEntrySchema.extend({
+  endpoint_id: z.uuid().nullable().describe('The endpoint that answered, null when none matched'),
+  key_name: z.string().nullable().describe('Name of the API key used; null without a key or once the key is deleted'),
+  query: z.string().describe('The raw query string without `?` (cut to 2 KiB)'),
+  error_node_id: z.string().nullable().describe('The block that failed, or the Return Error block that answered'),
+  message: z.string().nullable().describe('Error message of a 4xx/5xx answer, null on success'),
+});
+export type LogDetail = z.infer<typeof logDetailSchema>;
+export class LogDetailDto extends createZodDto(logDetailSchema) {}

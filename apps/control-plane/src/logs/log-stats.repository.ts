@@ -1,0 +1,81 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { type LatencyHistogram, Prisma, PrismaClient } from '@flowgate/db';
+import type { StatusRange } from './dto/logs.dto';
+import { rollupSlices, type StatsRange } from './log-stats-range';
+
+export interface StatsFilter {
+  projectId: string;
+  /** Any of these paths (an endpoint is reachable as /x and /api/x). */
+  paths?: string[];
+  status?: StatusRange;
+  method?: string;
+}
+
+/** One rollup row, placed in its bucket (`slot` = bucket start / interval). */
+export interface RollupSlotRow {
+  slot: number;
+  count: number;
+  errors: number;
+  latency_histogram: LatencyHistogram;
+}
+
+/** Exact figures of one bucket (`slot`), or of the whole range (`slot` null), from the rows. */
+export interface ExactSlotRow {
+  slot: number | null;
+  count: number;
+  errors: number;
+  p50_ms: number | null;
+  p95_ms: number | null;
+  p99_ms: number | null;
+}
+
+@Injectable()
+export class LogStatsRepository {
+  constructor(@Inject(PrismaClient) private readonly prisma: PrismaClient) {}
+
+  /**
+   * The rollup rows of the range: the project's own rows without a status or method filter,
+   * else the per method and status rows that match. Hourly rows where they fit (rollupSlices).
+   */
+  fromRollups(filter: StatsFilter, range: StatsRange): Promise<RollupSlotRow[]> {
+    const grouping: Prisma.Sql[] = [];
+    if (filter.status === undefined && filter.method === undefined) grouping.push(Prisma.sql`method = '' AND status = 0`);
+    else {
+      grouping.push(Prisma.sql`method <> ''`);
+      if (filter.method !== undefined) grouping.push(Prisma.sql`method = ${filter.method}`);
+      if (filter.status !== undefined) grouping.push(Prisma.sql`status BETWEEN ${filter.status.min} AND ${filter.status.max}`);
+    }
+    const slices = rollupSlices(range).map(
+      (slice) => Prisma.sql`
+        SELECT floor(extract(epoch FROM bucket) / ${range.intervalS})::int AS slot, count, errors, latency_histogram
+          FROM request_log_rollups
+         WHERE project_id = ${filter.projectId}::uuid AND span_s = ${slice.spanS} AND ${Prisma.join(grouping, ' AND ')}
+           AND bucket >= ${new Date(slice.fromMs)} AND bucket < ${new Date(slice.toMs)}`,
+    );
+    return this.prisma.$queryRaw<RollupSlotRow[]>(Prisma.join(slices, ' UNION ALL '));
+  }
+
+  /**
+   * Exact figures from request_logs itself, for an endpoint filter (the rollups have no
+   * per-endpoint grouping: docs/log-pipeline.md). Reads the endpoint's rows of the range
+   * through the (project_id, path, time) index.
+   */
+  fromRows(filter: StatsFilter, range: StatsRange): Promise<ExactSlotRow[]> {
+    const conditions = [
+      Prisma.sql`project_id = ${filter.projectId}::uuid`,
+      Prisma.sql`path = ANY(${filter.paths ?? []}::text[])`,
+      Prisma.sql`time >= ${new Date(range.fromMs)}`,
+      Prisma.sql`time < ${new Date(range.toMs)}`,
+    ];
+    if (filter.method !== undefined) conditions.push(Prisma.sql`method = ${filter.method}`);
+    if (filter.status !== undefined) conditions.push(Prisma.sql`status BETWEEN ${filter.status.min} AND ${filter.status.max}`);
+    return this.prisma.$queryRaw<ExactSlotRow[]>(Prisma.sql`
+      SELECT slot, count(*)::int AS count, (count(*) FILTER (WHERE status >= 400))::int AS errors,
+             (percentile_disc(0.5) WITHIN GROUP (ORDER BY duration_ms))::float8 AS p50_ms,
+             (percentile_disc(0.95) WITHIN GROUP (ORDER BY duration_ms))::float8 AS p95_ms,
+             (percentile_disc(0.99) WITHIN GROUP (ORDER BY duration_ms))::float8 AS p99_ms
+        FROM (SELECT floor(extract(epoch FROM time) / ${range.intervalS})::int AS slot, status, duration_ms
+                FROM request_logs WHERE ${Prisma.join(conditions, ' AND ')}) AS rows
+       GROUP BY GROUPING SETS ((slot), ())`);
+  }
+}
