@@ -1,0 +1,158 @@
+// A Workshop test run answers what a live request answers: for every block type, the same flow
+// deployed and called through a real gateway gives the same status and body as the test run of
+// that flow with the same request (real control plane, real gateway, third parties as stand-ins).
+import { EMAIL_QUEUE_NAME } from '@flowgate/integrations';
+import { Queue } from 'bullmq';
+import { Jimp } from 'jimp';
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { startTestApp, type TestAccount, type TestApp } from '../../apps/control-plane/src/testing/test-app';
+import type { Gateway } from '../../apps/gateway/src/gateway';
+import { startGateway } from '../../apps/gateway/src/testing/gateway-harness';
+import { call } from '../../apps/gateway/src/testing/http-call';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const node = (id: string, type: string, config: Record<string, unknown>) => ({ id, type, position: { x: 0, y: 0 }, config });
+const chain = (ids: string[]) => ids.slice(1).map((target, i) => ({ id: `e${i}`, source: ids[i]!, target }));
+const START = { id: 'start', type: 'start', position: { x: 0, y: 0 } };
+
+interface Sample {
+  method: 'GET' | 'POST';
+  path: string;
+  query?: Record<string, string>;
+  body?: unknown;
+}
+
+/** Image results live at a fresh id per run; everything else must be identical. */
+const withoutImageIds = (value: unknown): unknown => JSON.parse(JSON.stringify(value).replace(/\/_images\/[A-Za-z0-9_-]+\.png/g, '/_images/<id>.png'));
+
+describe('test run ≡ live request, for every block type', () => {
+  const savedEnv = { ...process.env };
+  const queuePrefix = `fgtest-equiv-${randomBytes(4).toString('hex')}`;
+  let t: TestApp;
+  let owner: TestAccount;
+  let gateway: Gateway;
+  let stand: http.Server;
+  let standUrl: string;
+  let project: { id: string; subdomain: string; base_url: string };
+  const endpoints = new Map<string, string>();
+
+  const api = (method: 'post' | 'put', url: string, body?: object) => t.http()[method](url).set(owner.auth).send(body);
+
+  async function deploy(key: string, settings: Json, flow: Json): Promise<void> {
+    const created = await api('post', `/v1/projects/${project.id}/endpoints`, { auth: 'none', query_params: [], ...settings, flow }).expect(201);
+    await api('post', `/v1/projects/${project.id}/endpoints/${created.body.id}/deploy`).expect(200);
+    endpoints.set(key, created.body.id);
+  }
+
+  async function live(sample: Sample): Promise<{ status: number; body: unknown }> {
+    const query = sample.query ? `?${new URLSearchParams(sample.query)}` : '';
+    const body = sample.body === undefined ? undefined : JSON.stringify(sample.body);
+    const headers: Record<string, string> = body === undefined ? {} : { 'content-type': 'application/json' };
+    const res = await call(gateway.url, new URL(project.base_url).host, `${sample.path}${query}`, { method: sample.method, body, headers });
+    return { status: res.status, body: res.json };
+  }
+
+  async function tested(key: string, sample: Sample): Promise<{ status: number; body: unknown; trace: Json[] }> {
+    const res = await api('post', `/v1/projects/${project.id}/endpoints/${endpoints.get(key)}/test-runs`, {
+      request: { method: sample.method, path: sample.path, query: sample.query, body: sample.body },
+    }).expect(200);
+    return { status: res.body.response.status, body: res.body.response.body, trace: res.body.trace };
+  }
+
+  beforeAll(async () => {
+    const png = await new Jimp({ width: 2, height: 1, color: 0x336699ff }).getBuffer('image/png');
+    stand = http.createServer((req, res) => {
+      if (req.url === '/photo.png') return res.writeHead(200, { 'content-type': 'image/png' }).end(png);
+      if (req.url?.startsWith('/v1/messages')) {
+        req.resume();
+        return res.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-haiku-4-5', content: [{ type: 'text', text: 'Kind words' }],
+            stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 },
+          }),
+        );
+      }
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ stock: 7, path: req.url }));
+    });
+    await new Promise<void>((resolve) => stand.listen(0, '127.0.0.1', resolve));
+    standUrl = `http://127.0.0.1:${(stand.address() as AddressInfo).port}`;
+    // Both processes read these when they build their ports: the same egress allow-list, model and queue.
+    Object.assign(process.env, { FLOWGATE_EGRESS_ALLOW_CIDRS: '127.0.0.0/8', ANTHROPIC_BASE_URL: standUrl, BULLMQ_PREFIX: queuePrefix });
+    t = await startTestApp();
+    owner = await t.signup();
+    gateway = await startGateway();
+    project = await t.createProject(owner, 'Equivalence');
+    await api('put', `/v1/projects/${project.id}/integrations/text-generation`, { provider: 'anthropic', api_key: 'sk-ant-equivalence-0001' }).expect(200);
+    await api('put', `/v1/projects/${project.id}/integrations/email`, { provider: 'sendgrid', api_key: 'SG.equivalence-0001', verified_domains: ['shop.test'] }).expect(200);
+
+    await deploy('text', { name: 'Text', method: 'GET', path: '/text', query_params: [{ key: 'name', default: 'world' }] }, {
+      nodes: [
+        START,
+        node('v', 'set_variable', { name: 'greeting', value: 'Hello {params.name}' }),
+        node('enc', 'encode_text', { input: '{local.greeting}', encoding: 'hex', ref: 'hex' }),
+        node('dec', 'decode_text', { input: '{result.hex}', encoding: 'hex', ref: 'plain' }),
+        node('up', 'manipulate_text', { input: '{result.plain}', operation: 'split', delimiter: ' ', ref: 'words' }),
+        node('rx', 'match_regex', { input: '{result.plain}', pattern: '(?<word>[A-Z][a-z]+)', flags: 'g', ref: 'm' }),
+        node('c', 'condition', { left: '{params.name}', operator: 'eq', right: 'nobody' }),
+        node('no', 'return_error', { status: 404, message: 'Nobody to greet' }),
+        node('ok', 'respond', { status: 202, body: { hex: '{result.hex}', words: '{result.words}', first: '{result.m.word}', all: '{result.m.matches}' } }),
+      ],
+      edges: [...chain(['start', 'v', 'enc', 'dec', 'up', 'rx', 'c']), { id: 'ct', source: 'c', target: 'no', sourceHandle: 'true' }, { id: 'cf', source: 'c', target: 'ok', sourceHandle: 'false' }],
+    });
+    await deploy('ports', { name: 'Ports', method: 'POST', path: '/ports' }, {
+      nodes: [
+        START,
+        node('h', 'http_request', { name: 'stock', url: `${standUrl}/stock/{body.item}`, method: 'GET' }),
+        node('blocked', 'http_request', { name: 'meta', url: 'http://169.254.169.254/latest/meta-data/', method: 'GET' }),
+        node('g', 'generate_text', { prompt: 'Thank {body.who}', ref: 'note' }),
+        node('m', 'send_email', { to: 'ops@example.com', from: 'Shop <hi@shop.test>', subject: 'Order {body.item}', body: '{result.note}' }),
+        node('i', 'manipulate_image', { image_url: `${standUrl}/photo.png`, operation: 'grayscale', value: 100, ref: 'grey' }),
+        node('r', 'respond', { body: { stock: '{stock.body.stock}', status: '{stock.status}', blocked: '{meta.error}', note: '{result.note}', image: '{result.grey}' } }),
+      ],
+      edges: chain(['start', 'h', 'blocked', 'g', 'm', 'i', 'r']),
+    });
+    await deploy('broken', { name: 'Broken', method: 'POST', path: '/broken' }, {
+      nodes: [START, node('x', 'decode_text', { input: '{body.data}', encoding: 'base64', ref: 'out' }), node('r', 'respond', { body: { out: '{result.out}' } })],
+      edges: chain(['start', 'x', 'r']),
+    });
+    await deploy('silent', { name: 'Silent', method: 'GET', path: '/silent' }, { nodes: [START, node('v', 'set_variable', { name: 'x', value: '1' })], edges: chain(['start', 'v']) });
+  }, 120_000);
+
+  afterAll(async () => {
+    await gateway?.close();
+    await t?.close();
+    const queue = new Queue(EMAIL_QUEUE_NAME, { connection: { url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' }, prefix: queuePrefix });
+    await queue.obliterate({ force: true });
+    await queue.close();
+    await new Promise((resolve) => stand?.close(resolve));
+    process.env = savedEnv;
+  });
+
+  /** Block types seen in the test runs' traces. */
+  const covered = new Set<string>(['start']);
+
+  it.each<[string, string, Sample, number]>([
+    ['set variable, encode, decode, manipulate text, match regex, condition (false), respond', 'text', { method: 'GET', path: '/text', query: { name: 'Ada Lovelace' } }, 202],
+    ['condition (true), return error', 'text', { method: 'GET', path: '/api/text', query: { name: 'nobody' } }, 404],
+    ['query defaults', 'text', { method: 'GET', path: '/text' }, 202],
+    ['http request (allowed and egress-blocked), generate text, send email, manipulate image', 'ports', { method: 'POST', path: '/ports', body: { item: 'lamp', who: 'Ada' } }, 200],
+    ['a failing block (500 flow_error)', 'broken', { method: 'POST', path: '/broken', body: { data: '%%%' } }, 500],
+    ['a flow without Respond (200 {})', 'silent', { method: 'GET', path: '/silent' }, 200],
+  ])('%s', async (_, key, sample, status) => {
+    const fromGateway = await live(sample);
+    const fromTest = await tested(key, sample);
+    expect(fromGateway.status).toBe(status);
+    expect(withoutImageIds({ status: fromTest.status, body: fromTest.body })).toEqual(withoutImageIds(fromGateway));
+    for (const entry of fromTest.trace) covered.add(entry.type);
+  });
+
+  it('the answers above came from real work, and every block type of the catalogue ran', async () => {
+    const ports = await live({ method: 'POST', path: '/ports', body: { item: 'lamp', who: 'Ada' } });
+    expect(ports.body).toEqual({ stock: 7, status: 200, blocked: 'egress_blocked', note: 'Kind words', image: expect.stringMatching(/\/_images\/.+\.png$/) });
+    const { blockCatalogue } = await import('@flowgate/flow-engine');
+    expect([...covered].sort()).toEqual(blockCatalogue.map((block) => block.type).sort());
+  });
+});
