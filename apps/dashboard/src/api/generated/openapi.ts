@@ -209,6 +209,29 @@ export type IntegrationListDto = {
   }>;
 };
 
+export type LogDetailDto = {
+  id: string;
+  /** The path requested */
+  endpoint: string;
+  time: string;
+  method: string;
+  status: number;
+  duration_ms: number;
+  key_id: string | null;
+  /** Error code of the answer, null on success */
+  code: string | null;
+  /** The endpoint that answered, null when none matched */
+  endpoint_id: string | null;
+  /** Name of the API key used; null without a key or once the key is deleted */
+  key_name: string | null;
+  /** The raw query string without `?` (cut to 2 KiB) */
+  query: string;
+  /** The block that failed, or the Return Error block that answered */
+  error_node_id: string | null;
+  /** Error message of a 4xx/5xx answer, null on success */
+  message: string | null;
+};
+
 export type LoginDto = {
   email: string;
   password: string;
@@ -232,6 +255,33 @@ export type LogPageDto = {
   next_cursor: string | null;
   /** Newer entries (Back); null on the first page */
   prev_cursor: string | null;
+};
+
+export type LogStatsDto = {
+  /** Start of the range counted (to the minute) */
+  from: string;
+  /** End of the range counted (exclusive) */
+  to: string;
+  /** Bucket width in seconds */
+  interval: number;
+  totals: {
+    count: number;
+    /** Answers with status ≥ 400 */
+    errors: number;
+    p50_ms: number | null;
+    p95_ms: number | null;
+    p99_ms: number | null;
+  };
+  buckets: Array<{
+    /** The bucket's start (buckets are aligned to multiples of the interval) */
+    time: string;
+    count: number;
+    /** Answers with status ≥ 400 */
+    errors: number;
+    p50_ms: number | null;
+    p95_ms: number | null;
+    p99_ms: number | null;
+  }>;
 };
 
 export type MeResponseDto = {
@@ -338,6 +388,85 @@ export type SubdomainAvailabilityDto = {
   reason: "taken" | "reserved" | "invalid" | null;
   /** What is wrong with the name, in words; null when it can be used */
   message: string | null;
+};
+
+export type TestRunInputDto = {
+  /** The editor's current flow; default: the saved draft */
+  flow?: {
+    nodes: Array<{
+      id: string;
+      type: string;
+      position: {
+        x: number;
+        y: number;
+      };
+      config?: { [key: string]: TestRunInputDto__schema0 };
+    }>;
+    edges: Array<{
+      id: string;
+      source: string;
+      target: string;
+      sourceHandle?: string | null;
+    }>;
+  };
+  /** Base settings replacing the saved ones field by field */
+  settings?: {
+    name?: string;
+    method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+    path?: string;
+    auth?: "none" | "user" | "admin";
+    query_params?: Array<{
+      key: string;
+      default?: string | null;
+    }>;
+  };
+  request?: {
+    /** Default: the endpoint's method */
+    method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+    /** As a caller would send it (`/orders` or `/api/orders`); default: the endpoint's path */
+    path?: string;
+    query?: { [key: string]: string };
+    headers?: { [key: string]: string };
+    /** JSON body (POST, PUT, PATCH) */
+    body?: { [key: string]: unknown };
+  };
+  /** Queue Send Email messages for real (default: shown in the trace only) */
+  send_email?: boolean;
+};
+
+export type TestRunInputDto__schema0 = string | number | boolean | Array<TestRunInputDto__schema0> | { [key: string]: TestRunInputDto__schema0 } | null;
+
+export type TestRunResultDto = {
+  response: {
+    status: number;
+    headers: { [key: string]: string };
+    body: unknown;
+  };
+  duration_ms: number;
+  diagnostics: Array<{
+    severity: "error" | "warning";
+    code: string;
+    node_id: string | null;
+    field: string | null;
+    message: string;
+  }>;
+  /** Executed nodes in order, the start node excluded */
+  trace: Array<{
+    node_id: string;
+    type: string;
+    label: string;
+    status: "ok" | "skipped" | "error";
+    skipped_reason?: "integration_not_configured" | "dry_run";
+    branch?: "true" | "false";
+    /** What the block stored; over 16 KiB of JSON: its first 16 KiB as a string */
+    output?: { [key: string]: unknown };
+    truncated?: boolean;
+    duration_ms: number;
+    error?: {
+      code: string;
+      message: string;
+    };
+  }>;
 };
 
 export type UpdateProjectDto = {
@@ -501,6 +630,12 @@ export interface Operations {
     body: never;
     response: EndpointExportFileDto;
   };
+  "POST /v1/projects/{projectId}/endpoints/{endpointId}/test-runs": {
+    params: { projectId: string; endpointId: string };
+    query: never;
+    body: TestRunInputDto;
+    response: TestRunResultDto;
+  };
   "POST /v1/projects/{projectId}/endpoints/{endpointId}/undeploy": {
     params: { projectId: string; endpointId: string };
     query: never;
@@ -563,9 +698,21 @@ export interface Operations {
   };
   "GET /v1/projects/{projectId}/logs": {
     params: { projectId: string };
-    query: { endpoint?: string; status?: number; method?: string; from?: string; to?: string; limit?: number; cursor?: string };
+    query: { endpoint?: string; status?: string; method?: string; from?: string; to?: string; limit?: number; cursor?: string };
     body: never;
     response: LogPageDto;
+  };
+  "GET /v1/projects/{projectId}/logs/{logId}": {
+    params: { projectId: string; logId: string };
+    query: { time?: string };
+    body: never;
+    response: LogDetailDto;
+  };
+  "GET /v1/projects/{projectId}/logs/stats": {
+    params: { projectId: string };
+    query: { from?: string; to?: string; interval?: number; endpoint?: string; status?: string; method?: string };
+    body: never;
+    response: LogStatsDto;
   };
   "GET /v1/projects/{projectId}/openapi.json": {
     params: { projectId: string };
