@@ -4,7 +4,8 @@
  * migrated database (dropped at the end); the rows are seeded by bench/logs-api/seed-request-logs.ts.
  * Each case makes BENCH_LOGS_CALLS (200) HTTP calls after a warm-up, varying its filter values,
  * and reports p50/p99/max of the full round trip (session check, ownership check, keyset query,
- * JSON) against the target.
+ * JSON) against the target. Then GET …/logs/stats over the last 24 hours and 30 days (served
+ * from the rollups; with an endpoint filter from the rows), same calls, same target.
  */
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
@@ -100,6 +101,25 @@ async function main(): Promise<void> {
       { name: 'limit 200, status', query: (i) => ({ limit: 200, status: pick(STATUSES, i) }) },
     ];
 
+    const stats = async (query: Query): Promise<{ ms: number }> => {
+      const search = new URLSearchParams(Object.entries(query).flatMap(([k, v]): Array<[string, string]> => (v === undefined ? [] : [[k, String(v)]])));
+      const started = performance.now();
+      const response = await fetch(`${url}/v1/projects/${project.id}/logs/stats?${search}`, { headers: { authorization: `Bearer ${token}` } });
+      const body = (await response.json()) as { totals: { count: number } };
+      const ms = performance.now() - started;
+      if (response.status !== 200) throw new Error(`stats ${search}: ${response.status} ${JSON.stringify(body)}`);
+      return { ms };
+    };
+    const ago = (days: number) => new Date(end.getTime() - days * 86_400_000).toISOString();
+    const statsCases: Array<{ name: string; query: (i: number) => Query }> = [
+      { name: 'stats 24 h', query: () => ({}) },
+      { name: 'stats 24 h, status class', query: (i) => ({ status: pick(['2xx', '4xx', '5xx'], i) }) },
+      { name: 'stats 30 days', query: () => ({ from: ago(30) }) },
+      { name: 'stats 30 days, method+status', query: (i) => ({ from: ago(30), method: pick(METHODS, i), status: pick(STATUSES, i) }) },
+      { name: 'stats 24 h, endpoint (rows)', query: (i) => ({ endpoint: pick(SEED_PATHS, i) }) },
+      { name: 'stats 30 days, endpoint (rows)', query: (i) => ({ from: ago(30), endpoint: pick(SEED_PATHS, i) }) },
+    ];
+
     const results: Record<string, { p50: number; p99: number; max: number }> = {};
     const report = (name: string, samples: number[]) => {
       const sorted = [...samples].sort((a, b) => a - b);
@@ -148,6 +168,16 @@ async function main(): Promise<void> {
     report('Next (cursor) pages', next);
     report('Back (cursor) pages', back);
 
+    const statsResults: Record<string, { p50: number; p99: number; max: number }> = {};
+    for (const { name, query } of statsCases) {
+      for (let i = 0; i < WARMUP; i++) await stats(query(i));
+      const samples: number[] = [];
+      for (let i = 0; i < CALLS; i++) samples.push((await stats(query(i + WARMUP))).ms);
+      report(name, samples);
+      statsResults[name] = results[name]!;
+      delete results[name];
+    }
+
     const worstP99 = Math.max(...Object.values(results).map((r) => r.p99));
     const round = (value: number) => Math.round(value * 10) / 10;
     process.stdout.write(`\nworst p99 ${worstP99.toFixed(1)} ms vs target ${TARGET_MS} ms: ${worstP99 < TARGET_MS ? 'met' : 'NOT met'}\n`);
@@ -161,6 +191,7 @@ async function main(): Promise<void> {
         worst_p99_ms: round(worstP99),
         met: worstP99 < TARGET_MS,
         cases: Object.fromEntries(Object.entries(results).map(([name, r]) => [name, { p50_ms: round(r.p50), p99_ms: round(r.p99) }])),
+        stats: Object.fromEntries(Object.entries(statsResults).map(([name, r]) => [name, { p50_ms: round(r.p50), p99_ms: round(r.p99), met: r.p99 < TARGET_MS }])),
       })}\n`,
     );
   } finally {

@@ -1,14 +1,16 @@
 /**
  * Seeds request_logs of one project with synthetic traffic, fast: the secondary indexes are
  * dropped, rows are generated inside PostgreSQL (INSERT … SELECT generate_series, in chunks on
- * two connections), and the indexes are rebuilt from their own definitions afterwards.
+ * two connections), and the indexes are rebuilt from their own definitions afterwards. The
+ * stats rollups are then built from the rows (the same cells log-ingest writes, by the SQL
+ * rebuild of libs/db/src/request-log-rollups.ts), one day per statement on both connections.
  * Only for bench databases: it rebuilds the table's indexes.
  *
  *   node scripts/run-ts.js bench/logs-api/seed-request-logs.ts <DATABASE_URL> <project-id> [rows]
  */
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { ensureRequestLogPartitions } from '@flowgate/db';
+import { ensureRequestLogPartitions, rollupInsertSql } from '@flowgate/db';
 import { Pool } from 'pg';
 
 export interface SeedOptions {
@@ -77,6 +79,17 @@ export async function seedRequestLogs(databaseUrl: string, options: SeedOptions)
     } finally {
       client.release();
     }
+
+    const rollup = rollupInsertSql(
+      '(SELECT project_id, time, method, status, duration_ms FROM request_logs WHERE project_id = $1 AND time >= $2 AND time < $3)',
+    );
+    const dayQueue = Array.from({ length: days + 1 }, (_, i) => from.getTime() + i * 86_400_000);
+    await Promise.all([0, 1].map(async () => {
+      for (let day = dayQueue.shift(); day !== undefined; day = dayQueue.shift()) {
+        await pool.query(rollup, [options.projectId, new Date(day), new Date(day + 86_400_000)]);
+      }
+    }));
+    await pool.query('ANALYZE request_log_rollups');
   } finally {
     await pool.end();
   }
