@@ -1,5 +1,5 @@
 import type { PublishedProject } from '@flowgate/contracts';
-import { imageKey } from '@flowgate/contracts';
+import { CONFIG_SEQ_KEY, EPOCH_KEY, imageKey, projectKey } from '@flowgate/contracts';
 import { createEmailDeliveryProcessor, deliveryMarkerKey, EMAIL_QUEUE_NAME } from '@flowgate/integrations';
 import { bullmqPrefix, createLogger, SecretBox, type RedisClient } from '@flowgate/platform';
 import { Queue, Worker } from 'bullmq';
@@ -112,6 +112,25 @@ describe.each<RedisBackendKind>(['single Redis', 'Redis Cluster'])('gateway on %
     expect(bodies(await onBoth(host, '/bye'))).toEqual([{ alive: true }, { alive: true }]);
     await publisher.unpublish(project);
     await servedEverywhere(host, '/bye', { success: false, code: 'project_not_found', message: 'No project at this address' });
+  });
+
+  it('keeps serving a project whose document vanished without a deletion marker (lost state) until a new fg:epoch', async () => {
+    // As the control plane does at start-up: the epoch exists before anything is published.
+    await redis.set(EPOCH_KEY, `test-${randomUUID()}`, 'NX');
+    const project = publisher.newProject([publishedRoute({ path: '/kept', blocks: [respond({ kept: true })] })]);
+    await publisher.publish(project);
+    const host = `${project.subdomain}.localhost`;
+    expect(bodies(await onBoth(host, '/kept'))).toEqual([{ kept: true }, { kept: true }]);
+
+    // Redis (or the project's shard) lost the document: no deletion marker. Every gateway re-reads (config-seq moved).
+    await redis.del(projectKey(project.id));
+    await redis.incr(CONFIG_SEQ_KEY);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(bodies(await onBoth(host, '/kept'))).toEqual([{ kept: true }, { kept: true }]);
+
+    // The control plane's republication ends with a new epoch: a document still missing is gone.
+    await redis.set(EPOCH_KEY, `test-${randomUUID()}`);
+    await servedEverywhere(host, '/kept', { success: false, code: 'project_not_found', message: 'No project at this address' });
   });
 
   it('fails a deleted key on the very next request on both gateways', async () => {
