@@ -68,6 +68,7 @@ test('an unknown route and an unknown project show "not found" with a link home'
 
   await page.goto('/no/such/page');
   await page.getByRole('heading', { name: 'Not found' }).waitFor();
+  expect(await page.title()).toBe('Not found · Flowgate');
   await page.goto('/projects/00000000-0000-4000-8000-000000000000/keys');
   await page.getByRole('heading', { name: 'Not found' }).waitFor();
   await page.getByRole('link', { name: 'Go to your projects' }).click();

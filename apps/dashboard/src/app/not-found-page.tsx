@@ -1,7 +1,9 @@
 import { Link } from 'react-router';
+import { useDocumentTitle } from '../ui/use-document-title';
 
 /** Unknown routes and projects of other accounts: a page that says so, with a way home. */
 export function NotFoundPage({ what = 'page' }: { what?: string }) {
+  useDocumentTitle('Not found');
   return (
     <section className="not-found" aria-labelledby="not-found-title">
       <p className="not-found-code" aria-hidden="true">

@@ -5,6 +5,7 @@ import { useMe, useSignIn } from '../../api/auth';
 import { Field } from '../../ui/field';
 import { Loading } from '../../ui/states';
 import { safeNext } from './safe-next';
+import { useDocumentTitle } from '../../ui/use-document-title';
 
 const COPY = {
   login: { title: 'Sign in to Flowgate', submit: 'Sign in', other: 'New to Flowgate?', otherLink: 'Create an account', otherPath: '/signup' },
@@ -22,6 +23,7 @@ export function AuthPage({ mode }: { mode: 'login' | 'signup' }) {
   const [password, setPassword] = useState('');
   const passwordRef = useRef<HTMLInputElement>(null);
   const copy = COPY[mode];
+  useDocumentTitle(mode === 'login' ? 'Sign in' : 'Create account');
 
   if (me.isPending) return <Loading label="Checking your session…" />;
   if (me.data && !signIn.isSuccess) return <Navigate to={next} replace />;

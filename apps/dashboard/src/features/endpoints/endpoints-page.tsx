@@ -9,12 +9,14 @@ import { usePendingDelete } from '../../ui/use-pending-delete';
 import { EndpointsTable } from './endpoints-table';
 import { freeEndpointPath } from './endpoint-status';
 import { ImportEndpoint } from './import-endpoint';
+import { useDocumentTitle } from '../../ui/use-document-title';
 
 const START_ONLY = { nodes: [{ id: 'start', type: 'start', position: { x: 0, y: 0 } }], edges: [] };
 
 /** `/projects/:id/endpoints`: the endpoint list; `New endpoint` makes a draft and opens the Workshop on it. */
 export function EndpointsPage() {
   const project = useCurrentProject();
+  useDocumentTitle('Endpoints', project.name);
   const endpoints = useEndpoints(project.id);
   const create = useCreateEndpoint(project.id);
   const remove = useDeleteEndpoint(project.id);

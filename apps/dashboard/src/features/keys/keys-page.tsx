@@ -8,10 +8,12 @@ import { usePendingDelete } from '../../ui/use-pending-delete';
 import { KeysTable } from './keys-table';
 import { NewKeyForm } from './new-key-form';
 import { SecretDialog } from './secret-dialog';
+import { useDocumentTitle } from '../../ui/use-document-title';
 
 /** `/projects/:id/keys` (Authentication): create keys (secret shown once), list and delete them, and how to use one. */
 export function KeysPage() {
   const project = useCurrentProject();
+  useDocumentTitle('Authentication', project.name);
   const keys = useApiKeys(project.id);
   const remove = useDeleteApiKey(project.id);
   const [created, setCreated] = useState<CreatedApiKey | null>(null);

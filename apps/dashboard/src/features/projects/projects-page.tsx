@@ -3,10 +3,12 @@ import { Link } from 'react-router';
 import { useProjects } from '../../api/projects';
 import { EmptyState, QueryState } from '../../ui/states';
 import { NewProjectForm } from './new-project-form';
+import { useDocumentTitle } from '../../ui/use-document-title';
 
 /** `/projects`: the account's projects (name and base URL), and `New project`. */
 export function ProjectsPage() {
   const projects = useProjects();
+  useDocumentTitle('Projects');
   const [creating, setCreating] = useState(false);
   return (
     <section className="page" aria-labelledby="projects-title">

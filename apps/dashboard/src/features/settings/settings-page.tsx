@@ -3,10 +3,12 @@ import { useCurrentProject } from '../../app/use-current-project';
 import { QueryState } from '../../ui/states';
 import { DeleteProject } from './delete-project';
 import { SettingsForm } from './settings-form';
+import { useDocumentTitle } from '../../ui/use-document-title';
 
 /** `/projects/:id/settings`: name, subdomain, Require Authentication, integrations, Save; deleting at the bottom. */
 export function SettingsPage() {
   const project = useCurrentProject();
+  useDocumentTitle('Settings', project.name);
   const integrations = useIntegrations(project.id);
   return (
     <section className="page" aria-labelledby="settings-title">
