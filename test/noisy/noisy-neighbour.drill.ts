@@ -196,6 +196,7 @@ async function main(): Promise<void> {
     );
     if (!Object.values(goals).every(Boolean)) process.exitCode = 1;
   } finally {
+    if (process.env.NOISY_DEBUG === '1') for (const service of services) process.stdout.write(`--- ${service.name} output (tail) ---\n${service.output()}\n`);
     await Promise.all(services.map((service) => service.stop()));
     await publisher.cleanup();
     redis.disconnect();

@@ -188,14 +188,28 @@ export class RequestHandler {
   ): Promise<void> {
     const raw = await readRawBody(req, this.deps.maxBodyBytes);
     if (!Buffer.isBuffer(raw)) return refuseBody(res, raw.code, raw.message);
-    // Parsing a large body cannot be split: such bodies take turns with long flows (one per
-    // turn of the loop), so that many arriving together cannot add up to a long stall.
+    // Parsing a large body cannot be cut: such bodies take turns with long flows, so that many
+    // arriving together cannot add up to a long stall. The flow then starts in a turn of its
+    // own (its first block likely reads the whole body too).
     const large = raw.length > LARGE_BODY_BYTES;
-    if (large) await this.deps.scheduler.turn(NEVER_ABORTED);
+    if (large) await this.scheduledTurn();
     const body = parseBody(raw, req.headers['content-type']);
-    const running = body.ok ? this.run(req, res, project, route, query, body.value) : refuseBody(res, body.code, body.message);
-    if (large) this.deps.scheduler.sliceEnded();
-    await running;
+    if (!body.ok) return this.endTurn(large, refuseBody(res, body.code, body.message));
+    if (large) {
+      this.deps.scheduler.sliceEnded();
+      await this.scheduledTurn();
+    }
+    await this.endTurn(large, this.run(req, res, project, route, query, body.value));
+  }
+
+  private scheduledTurn(): Promise<number> {
+    return this.deps.scheduler.turn(NEVER_ABORTED);
+  }
+
+  /** Ends a scheduled turn once the synchronous part of `running` is done. */
+  private endTurn<T>(scheduled: boolean, running: T): T {
+    if (scheduled) this.deps.scheduler.sliceEnded();
+    return running;
   }
 
   /** Answers within this call when the flow ran synchronously (no port call); else returns the pending answer. */

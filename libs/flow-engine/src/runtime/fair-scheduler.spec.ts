@@ -4,9 +4,19 @@ import { FairScheduler } from './fair-scheduler';
 function manual() {
   let now = 0;
   const turns: Array<() => void> = [];
-  const scheduler = new FairScheduler({ maxSliceMs: 10, defer: (next) => turns.push(next), now: () => now });
+  const delays: number[] = [];
+  const scheduler = new FairScheduler({
+    maxSliceMs: 10,
+    defer: (next) => turns.push(next),
+    delay: (next, ms) => {
+      delays.push(ms);
+      turns.push(next);
+    },
+    now: () => now,
+  });
   return {
     scheduler,
+    delays,
     advance: (ms: number) => (now += ms),
     /** Runs the pending turn of the loop, after `busyMs` of other work in it. */
     turn: async (busyMs: number) => {
@@ -31,30 +41,18 @@ describe('FairScheduler', () => {
     expect(granted).toEqual([4, 1]);
   });
 
-  it('after a slice that overran, lets busy turns of the loop go first until they had as much time', async () => {
-    const { scheduler, advance, turn } = manual();
+  it('after a slice of 30 ms, starts the next no sooner than 30 ms after it ended', async () => {
+    const { scheduler, advance, turn, delays } = manual();
     const granted: string[] = [];
     void scheduler.turn(never).then(() => granted.push('first'));
     await turn(1);
+    void scheduler.turn(never).then(() => granted.push('second'));
     advance(30); // the granted run took 30 ms (one block that could not be cut)
     scheduler.sliceEnded();
-    void scheduler.turn(never).then(() => granted.push('second'));
-    await turn(10);
-    await turn(10);
+    await turn(0.5);
     expect(granted).toEqual(['first']);
-    await turn(10);
-    expect(granted).toEqual(['first', 'second']);
-  });
-
-  it('does not hold a run back when the loop has nothing else to do', async () => {
-    const { scheduler, advance, turn } = manual();
-    const granted: string[] = [];
-    void scheduler.turn(never).then(() => granted.push('first'));
-    await turn(1);
-    advance(30);
-    scheduler.sliceEnded();
-    void scheduler.turn(never).then(() => granted.push('second'));
-    await turn(0.01);
+    expect(delays).toEqual([29.5]);
+    await turn(29.5);
     expect(granted).toEqual(['first', 'second']);
   });
 

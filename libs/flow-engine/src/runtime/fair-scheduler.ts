@@ -16,8 +16,6 @@ export interface FlowScheduler {
 
 /** A slice is never shorter: the loop's own overhead per turn (~20 µs) stays a few percent. */
 export const MIN_SLICE_MS = 1;
-/** A turn of the loop that took less than this served nothing else: nobody is waiting for it. */
-const IDLE_TURN_MS = 0.05;
 
 interface Waiter {
   grant(sliceMs: number): void;
@@ -31,16 +29,19 @@ export interface FairSchedulerOptions {
    * runs after the loop polled its sockets). Default `setTimeout(next, 0)`.
    */
   defer?: (next: () => void) => void;
+  /** Runs `next` in `ms`; default `setTimeout`. */
+  delay?: (next: () => void, ms: number) => void;
   now?: () => number;
 }
 
 /**
- * Round-robin over waiting runs, one slice per turn of the loop. Long runs get at most half of
- * a busy loop: a slice lasts as long as the loop spent on everything else since the previous
- * slice ended (between `MIN_SLICE_MS` and `maxSliceMs`), and after a slice that overran (one
- * block, or one large body to parse, cannot be cut) the next one waits until other requests
- * had as much time — or until a turn of the loop found nothing else to do. When nothing else
- * is going on, long runs get whole slices back to back.
+ * Round-robin over waiting runs, one slice per turn of the loop, and long runs get at most
+ * half of the loop: after a slice of L ms (one block, or one large body to parse, cannot be
+ * cut, so a slice can overrun) the next one starts no sooner than L ms after it ended. The
+ * loop serves whatever else arrives meanwhile, or waits for it; a long run alone on a gateway
+ * therefore takes up to twice its CPU time in wall time — the price of never starving the
+ * others. Each slice lasts as long as the loop spent elsewhere since the previous one, between
+ * `MIN_SLICE_MS` and `maxSliceMs`.
  */
 export class FairScheduler implements FlowScheduler {
   private readonly waiting: Waiter[] = [];
@@ -49,16 +50,15 @@ export class FairScheduler implements FlowScheduler {
   /** How long the last granted slice really took, and when it was granted (null once it ended). */
   private lastSliceLength = 0;
   private grantedAt: number | null = null;
-  /** When the previous turn of the loop checked the queue. */
-  private lastCheck: number;
   private readonly defer: (next: () => void) => void;
+  private readonly delay: (next: () => void, ms: number) => void;
   private readonly now: () => number;
 
   constructor(private readonly options: FairSchedulerOptions) {
     this.defer = options.defer ?? ((next) => setTimeout(next, 0));
+    this.delay = options.delay ?? ((next, ms) => setTimeout(next, ms));
     this.now = options.now ?? (() => performance.now());
     this.lastSliceEnd = this.now();
-    this.lastCheck = this.lastSliceEnd;
   }
 
   /** Runs waiting for a turn. */
@@ -86,7 +86,6 @@ export class FairScheduler implements FlowScheduler {
     if (this.grantedAt === null) return;
     this.lastSliceEnd = this.now();
     this.lastSliceLength = this.lastSliceEnd - this.grantedAt;
-    this.lastCheck = this.lastSliceEnd;
     this.grantedAt = null;
   }
 
@@ -95,29 +94,30 @@ export class FairScheduler implements FlowScheduler {
     if (index !== -1) this.waiting.splice(index, 1);
   }
 
+  /** Time the rest of the loop is still owed after the last slice. */
+  private owed(now: number): number {
+    return this.lastSliceLength - (now - this.lastSliceEnd);
+  }
+
   private schedule(): void {
     if (this.scheduled || this.waiting.length === 0) return;
     this.scheduled = true;
-    this.defer(this.next);
+    const owed = this.owed(this.now());
+    if (owed > 0) this.delay(this.next, owed);
+    else this.defer(this.next);
   }
 
   private readonly next = (): void => {
     this.scheduled = false;
-    if (this.waiting.length === 0) return;
-    const now = this.now();
-    const elsewhere = now - this.lastSliceEnd;
-    const thisTurn = now - this.lastCheck;
-    this.lastCheck = now;
     // A slice whose end was not reported (its run failed) ended before this turn all the same.
     this.grantedAt = null;
-    if (elsewhere < this.lastSliceLength && thisTurn > IDLE_TURN_MS) {
-      this.schedule();
-      return;
-    }
+    if (this.waiting.length === 0) return;
+    const now = this.now();
+    if (this.owed(now) > 0) return this.schedule();
     const waiter = this.waiting.shift()!;
     this.grantedAt = now;
-    waiter.grant(Math.min(this.options.maxSliceMs, Math.max(MIN_SLICE_MS, elsewhere)));
-    // Scheduled from inside a deferred callback, the next turn comes after the loop polled again.
+    waiter.grant(Math.min(this.options.maxSliceMs, Math.max(MIN_SLICE_MS, now - this.lastSliceEnd)));
+    // Deferred from inside a turn, the next check comes after the loop polled again (and the slice ended).
     this.schedule();
   };
 }

@@ -159,13 +159,16 @@ function sizeWithin(run: FlowRun, value: unknown, sizeSoFar: number): number {
   return size;
 }
 
-/** `value` as text, when it fits beside `sizeSoFar` characters; a list or object is measured before it is written out. */
+/**
+ * `value` as text, when it fits beside `sizeSoFar` characters. A list or object is written out
+ * before it is measured: every one a run holds is already within the limit (or the body limit),
+ * so writing it costs no more than measuring it would.
+ */
 function textWithin(run: FlowRun, value: unknown, sizeSoFar: number): string {
   if (typeof value === 'string') {
     run.fit(sizeSoFar + value.length, 'text');
     return value;
   }
-  if (value !== null && typeof value === 'object') run.fit(sizeSoFar + valueSize(value, run.limits.maxValueChars - sizeSoFar), 'text');
   const text = toText(value);
   run.fit(sizeSoFar + text.length, 'text');
   return text;
