@@ -75,6 +75,33 @@ test('an unknown route and an unknown project show "not found" with a link home'
   await page.waitForURL('**/projects');
 });
 
+test('a session ended elsewhere sends the user to sign in at the next request, then back to the page', async ({ page, context }) => {
+  const api = `${suite().stack.controlPlaneUrl}/v1`;
+  const address = email();
+  await request(`${api}/auth/signup`, { method: 'POST', body: { email: address, password } });
+  const signin = async () => {
+    await page.getByRole('textbox', { name: 'Email' }).fill(address);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+  };
+  await page.goto('/login');
+  await signin();
+  await page.waitForURL('**/projects');
+
+  // Revoke the browser's session on the server (as signing out in another tab would).
+  const cookie = (await context.cookies()).find((c) => c.name === 'fg_session');
+  expect(cookie?.httpOnly).toBe(true);
+  expect((await request(`${api}/auth/logout`, { method: 'POST', token: cookie!.value })).status).toBe(200);
+
+  await page.getByRole('button', { name: 'New project' }).click();
+  await page.getByRole('textbox', { name: 'Project name' }).fill('After revoke');
+  await page.getByRole('textbox', { name: 'Subdomain' }).fill(`ar${suite().stack.suffix}`);
+  await page.waitForURL(/\/login\?next=%2Fprojects$/);
+  await signin();
+  await page.waitForURL('**/projects');
+  await page.getByRole('heading', { name: 'Projects' }).waitFor();
+});
+
 async function expectText(locator: import('playwright-core').Locator, pattern: RegExp) {
   await locator.waitFor();
   expect(await locator.textContent()).toMatch(pattern);
