@@ -1,6 +1,7 @@
 import { ReactFlowProvider, useReactFlow } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { errorMessage } from '../../api/api-error';
 import type { Endpoint } from '../../api/types';
 import { useWorkshopActions } from './actions/use-workshop-actions';
 import { FlowCanvas } from './canvas/flow-canvas';
@@ -12,11 +13,13 @@ import { ActionPool } from './pool/action-pool';
 import { SettingsPanel } from './settings/settings-panel';
 import { useWorkshop, useWorkshopStore } from './store/workshop-context';
 import { isDirty } from './store/workshop-store';
-import { TestPanel } from './test-panel';
+import { TestPanel } from './test-run/test-panel';
+import { useReplay } from './test-run/use-replay';
 import { WorkshopToolbar } from './toolbar/workshop-toolbar';
 import { LeaveDialog, useLeaveGuard } from './use-leave-guard';
 import { useWorkshopShortcuts } from './use-workshop-shortcuts';
 import './workshop.css';
+import './test-run/test-run.css';
 
 /** The three areas, the toolbar and Problems, around one endpoint's store. */
 export function WorkshopEditor({ endpoint }: { endpoint: Endpoint }) {
@@ -31,6 +34,11 @@ function EditorLayout({ endpoint }: { endpoint: Endpoint }) {
   const store = useWorkshopStore();
   const search = useRef<HTMLInputElement>(null);
   const [testOpen, setTestOpen] = useState(false);
+  const replay = useReplay(endpoint.project_id, useWorkshop((state) => state.doc.settings));
+  // A replayed log opens the panel as soon as it is loaded.
+  useEffect(() => {
+    if (replay.form) setTestOpen(true);
+  }, [replay.form]);
   const { getNodes, fitView } = useReactFlow();
   const actions = useWorkshopActions(endpoint.project_id, endpoint.id);
   const dirty = useWorkshop(isDirty);
@@ -59,6 +67,11 @@ function EditorLayout({ endpoint }: { endpoint: Endpoint }) {
         onRollback={(version) => void actions.rollback(version)}
         onToggleTest={() => setTestOpen(!testOpen)}
       />
+      {replay.error ? (
+        <p className="ws-failure" role="alert">
+          The logged request could not be opened: {errorMessage(replay.error)}
+        </p>
+      ) : null}
       {actions.failure && (
         <p className="ws-failure" role="alert">
           {actions.failure}
@@ -69,7 +82,9 @@ function EditorLayout({ endpoint }: { endpoint: Endpoint }) {
         <FlowCanvas />
         <div className="ws-side">
           <SettingsPanel />
-          {testOpen && <TestPanel onClose={() => setTestOpen(false)} />}
+          {testOpen && (
+            <TestPanel key={replay.form ? replay.logId! : ''} projectId={endpoint.project_id} endpointId={endpoint.id} replay={replay.form} onClose={() => setTestOpen(false)} />
+          )}
         </div>
       </div>
       <ProblemsPanel />

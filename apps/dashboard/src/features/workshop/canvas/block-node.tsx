@@ -1,5 +1,6 @@
 import { Handle, Position, type NodeProps } from '@xyflow/react';
 import { memo } from 'react';
+import { TraceBadge } from '../test-run/trace-badge';
 import type { BlockNodeType } from './node-view';
 
 /** One block on the canvas: label, reference name, its handles, and a mark when it has a problem. */
@@ -13,6 +14,7 @@ export const BlockNode = memo(function BlockNode({ id, data, selected }: NodePro
       <div className="ws-node-body">
         <span className="ws-node-title">{data.title}</span>
         {data.isStart ? <span className="ws-node-sub">Base settings</span> : data.refName && <span className="ws-node-sub">{data.refName}</span>}
+        {!data.isStart && <TraceBadge nodeId={id} />}
       </div>
       {data.severity && (
         <span className={`ws-node-mark ws-mark-${data.severity}`} aria-hidden="true">

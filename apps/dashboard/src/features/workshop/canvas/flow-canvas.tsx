@@ -11,6 +11,7 @@ import {
 } from '@xyflow/react';
 import { useCallback, useMemo, useRef, useState, type DragEvent } from 'react';
 import { BLOCK_DRAG_TYPE } from '../pool/pool-groups';
+import { useTraceStore } from '../test-run/trace-store';
 import { useWorkshop, useWorkshopStore } from '../store/workshop-context';
 import { BlockNode } from './block-node';
 import { useCanvasNodes } from './use-canvas-nodes';
@@ -36,10 +37,15 @@ export function FlowCanvas() {
     return { maxZoom: 1.1, nodes: store.getState().doc.nodes.length > OPEN_ON_FIRST_BLOCKS ? first : undefined };
   });
 
+  const takenEdges = useTraceStore((state) => state.takenEdges);
   const canvasEdges = useMemo(() => {
     const selected = new Set(selectedEdgeIds);
-    return edges.map((edge) => toCanvasEdge(edge, selected.has(edge.id)));
-  }, [edges, selectedEdgeIds]);
+    return edges.map((edge) => {
+      const canvasEdge = toCanvasEdge(edge, selected.has(edge.id));
+      // The path the last test run took.
+      return takenEdges.has(edge.id) ? { ...canvasEdge, className: `${canvasEdge.className ?? ''} tr-taken`.trim() } : canvasEdge;
+    });
+  }, [edges, selectedEdgeIds, takenEdges]);
 
   const onNodesChange = useCallback(
     (changes: NodeChange<BlockNodeType>[]) => {

@@ -1,0 +1,17 @@
+import { outputText, statusLine } from './trace-output';
+import { useTraceEntry } from './trace-store';
+
+const PREVIEW_CHARS = 60;
+
+/** On a canvas node: what the block did in the last test run (nothing when it did not run). */
+export function TraceBadge({ nodeId }: { nodeId: string }) {
+  const entry = useTraceEntry(nodeId);
+  if (!entry) return null;
+  const preview = entry.error ? entry.error.message : outputText(entry.output);
+  return (
+    <div className={`tr-badge tr-${entry.status}`} data-trace-status={entry.status}>
+      <span className="tr-badge-status">{statusLine(entry)}</span>
+      {preview && <span className="tr-badge-output">{preview.length > PREVIEW_CHARS ? `${preview.slice(0, PREVIEW_CHARS)}…` : preview}</span>}
+    </div>
+  );
+}

@@ -1,0 +1,35 @@
+import type { TraceEntry } from './test-run-types';
+import { SKIP_REASONS } from './test-run-types';
+
+/** An output as text: strings as they are, everything else as JSON (indented when asked). */
+export function outputText(output: unknown, indent = false): string {
+  if (output === undefined) return '';
+  if (typeof output === 'string') return output;
+  return JSON.stringify(output, null, indent ? 2 : undefined) ?? '';
+}
+
+/** "ok · 0.4 ms", "skipped: email shown, not sent", "error: …". */
+export function statusLine(entry: TraceEntry): string {
+  const duration = `${formatMs(entry.duration_ms)}`;
+  if (entry.status === 'skipped') return `skipped: ${entry.skipped_reason ? SKIP_REASONS[entry.skipped_reason] : 'did nothing'} · ${duration}`;
+  if (entry.status === 'error') return `error · ${duration}`;
+  return entry.branch ? `ok · branch ${entry.branch} · ${duration}` : `ok · ${duration}`;
+}
+
+export const formatMs = (ms: number): string => `${ms < 10 ? ms.toFixed(2) : Math.round(ms)} ms`;
+
+/** One block's full result: status, the error, the output (the panel shows it for the selected node). */
+export function TraceDetails({ entry }: { entry: TraceEntry }) {
+  return (
+    <div className="tr-details">
+      <p className={`tr-status tr-${entry.status}`}>{statusLine(entry)}</p>
+      {entry.error && <p className="tr-error-text">{entry.error.message}</p>}
+      {entry.output !== undefined && (
+        <pre className="tr-output" aria-label={`Output of ${entry.label}`}>
+          {outputText(entry.output, true)}
+        </pre>
+      )}
+      {entry.truncated && <p className="ws-muted">Cut at 16 KiB.</p>}
+    </div>
+  );
+}
