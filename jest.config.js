@@ -13,6 +13,8 @@ module.exports = {
   moduleNameMapper: {
     '^@flowgate/(flow-engine|contracts|db|platform|integrations)$': '<rootDir>/libs/$1/src/index.ts',
     '^@flowgate/integrations/flow-ports$': '<rootDir>/libs/integrations/src/flow-ports/index.ts',
+    // A page's own stylesheet (import './x.css') means nothing to jsdom.
+    '\\.css$': '<rootDir>/apps/dashboard/src/testing/style-stub.ts',
   },
   globalSetup: '<rootDir>/test/global-setup.js',
   testTimeout: 30000,

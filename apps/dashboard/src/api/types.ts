@@ -22,4 +22,6 @@ export type TextGenerationInput = Api.PutTextGenerationDto;
 export type EmailInput = Api.PutEmailDto;
 export type LogEntry = Api.LogPageDto['items'][number];
 export type LogPage = Api.LogPageDto;
+export type LogDetail = Api.LogDetailDto;
+export type LogStats = Api.LogStatsDto;
 export type Message = Api.MessageResponseDto;

@@ -3,17 +3,17 @@
  * /v1/projects': () => [200, {...}]})` installs a global fetch that answers by "METHOD path".
  */
 export type Reply = [status: number, body: unknown];
-export type Handler = (request: { body: unknown; path: string }) => Reply | Promise<Reply>;
+export type Handler = (request: { body: unknown; path: string; query: URLSearchParams }) => Reply | Promise<Reply>;
 
 export function fakeApi(routes: Record<string, Handler>) {
   const calls: Array<{ method: string; path: string; body: unknown }> = [];
   const fetchMock = jest.fn(async (input: string, init: { method?: string; body?: string } = {}) => {
     const method = init.method ?? 'GET';
-    const path = input.split('?')[0]!;
+    const [path = '', queryText = ''] = input.split('?');
     const body = init.body ? JSON.parse(init.body) : undefined;
     calls.push({ method, path, body });
     const handler = routes[`${method} ${path}`];
-    const [status, reply] = handler ? await handler({ body, path }) : [404, { success: false, code: 'not_found', message: `No route ${method} ${path}` }];
+    const [status, reply] = handler ? await handler({ body, path, query: new URLSearchParams(queryText) }) : [404, { success: false, code: 'not_found', message: `No route ${method} ${path}` }];
     return { ok: status >= 200 && status < 300, status, json: async () => reply };
   });
   (globalThis as { fetch?: unknown }).fetch = fetchMock;

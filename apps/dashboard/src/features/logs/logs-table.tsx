@@ -1,0 +1,50 @@
+import type { LogEntry } from '../../api/types';
+
+const exact = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'medium' });
+const statusClass = (status: number) => (status >= 500 ? 'badge status-error' : status >= 400 ? 'badge warning' : 'badge status-ok');
+
+/** Endpoint, Time, Method, Status, Duration (ms), newest first; `fresh` rows (Live) are marked. */
+export function LogsTable({ entries, fresh, onDetails }: { entries: LogEntry[]; fresh: ReadonlySet<string>; onDetails: (entry: LogEntry) => void }) {
+  return (
+    <div className="table-wrap">
+      <table className="logs-table">
+        <thead>
+          <tr>
+            <th scope="col">Endpoint</th>
+            <th scope="col">Time</th>
+            <th scope="col">Method</th>
+            <th scope="col">Status</th>
+            <th scope="col">Duration (ms)</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {entries.map((entry) => (
+            <tr key={entry.id} className={fresh.has(entry.id) ? 'row-fresh' : undefined}>
+              <td>
+                <code>{entry.endpoint}</code>
+              </td>
+              <td>
+                <time dateTime={entry.time}>{exact.format(new Date(entry.time))}</time>
+              </td>
+              <td>
+                <span className="method">{entry.method}</span>
+              </td>
+              <td>
+                <span className={statusClass(entry.status)}>{entry.status}</span>
+              </td>
+              <td className="numeric">{entry.duration_ms.toFixed(entry.duration_ms < 10 ? 2 : 1)}</td>
+              <td className="row-actions">
+                <button type="button" className="button secondary small" onClick={() => onDetails(entry)} aria-label="Details" title={`Details of ${entry.method} ${entry.endpoint}`}>
+                  Details
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
