@@ -6,8 +6,13 @@ import { defineConfig } from 'vite';
 // browser sees one origin (cookies and CORS behave as in production behind one host).
 const controlPlane = process.env.CONTROL_PLANE_URL ?? 'http://localhost:3000';
 
+const lib = (name: string) => fileURLToPath(new URL(`../../libs/${name}/src/index.ts`, import.meta.url));
+
 export default defineConfig({
   plugins: [react()],
+  // The libraries shared with the backend, from source (tsconfig.json `paths`). The build finds
+  // them through tsconfig; the dev server (npm start) does not, so they are spelled out here.
+  resolve: { alias: { '@flowgate/flow-engine': lib('flow-engine'), '@flowgate/contracts': lib('contracts') } },
   server: {
     port: Number(process.env.DASHBOARD_PORT ?? 5173),
     strictPort: true,
