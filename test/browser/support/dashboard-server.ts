@@ -14,7 +14,8 @@ export async function startDashboard(controlPlaneUrl: string): Promise<{ url: st
   const dist = mkdtempSync(path.join(tmpdir(), 'flowgate-dashboard-'));
   const build = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', 'apps/dashboard', '--outDir', dist, '--emptyOutDir', '--logLevel', 'error'], {
     cwd: ROOT,
-    env: { ...process.env, VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true' },
+    // NODE_ENV=test/development (Jest, the stack's env) would make Vite bundle React's development build.
+    env: { ...process.env, NODE_ENV: 'production', VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true' },
     encoding: 'utf8',
   });
   if (build.status !== 0) throw new Error(`vite build failed:\n${build.stdout}${build.stderr}`);
