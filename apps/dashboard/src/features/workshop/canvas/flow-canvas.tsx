@@ -122,6 +122,8 @@ export function FlowCanvas() {
         onPaneClick={() => store.getState().select([])}
         fitView
         fitViewOptions={initialFit}
+        // Blocks outside the viewport are not in the DOM: a 200-block flow drags like a small one.
+        onlyRenderVisibleElements
         minZoom={0.1}
         proOptions={{ hideAttribution: true }}
         ariaLabelConfig={{ 'node.a11yDescription.default': 'Press Enter or Space to select this block; Delete removes it.' }}

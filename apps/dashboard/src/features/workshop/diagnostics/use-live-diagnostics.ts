@@ -11,7 +11,8 @@ export function useLiveDiagnostics(): void {
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const run = () => store.getState().setDiagnostics(diagnose(store.getState().doc));
-    run();
+    // The first compile too waits a moment, so the canvas is drawn first (200 blocks take ~100 ms to check).
+    timer = setTimeout(run, DIAGNOSTICS_DEBOUNCE_MS);
     const unsubscribe = store.subscribe((state, previous) => {
       if (state.doc === previous.doc) return;
       clearTimeout(timer);
