@@ -18,6 +18,7 @@ import { parseBody, readRawBody } from './http/request-body';
 import type { GatewayMetrics } from './metrics';
 import type { RequestLogSink } from './request-log/request-log-sink';
 import { requestLogEventJson } from './request-log/request-log-json';
+import { LoopShare } from './loop-share';
 import { Throttle } from './throttle';
 
 export interface RequestHandlerDeps {
@@ -79,6 +80,7 @@ export class RequestHandler {
   private readonly lookupWarning = new Throttle(10_000);
   /** The same for every request (the deadline is relative), so none is built per request. */
   private readonly flowOptions: ExecuteOptions;
+  private readonly share = new LoopShare();
 
   constructor(private readonly deps: RequestHandlerDeps) {
     this.flowOptions = { deadlineMs: deps.flowTimeoutMs, limits: deps.flowLimits, scheduler: deps.scheduler };
@@ -229,10 +231,28 @@ export class RequestHandler {
       body,
       req,
     );
+    if (this.share.isHot(project.id)) return this.runInTurn(res, project, route, request);
+    return this.runNow(res, project, route, request);
+  }
+
+  /** Runs the flow now, and counts the loop time it took (and its answer) against the project. */
+  private runNow(res: GatewayResponse, project: LoadedProject, route: LoadedRoute, request: FlowRequest): Promise<void> | undefined {
+    const started = performance.now();
     const result = runFlow(route.prepared!, request, project.ports, this.flowOptions);
-    if (result instanceof Promise) return result.then((settled) => answerFlow(res, settled));
-    answerFlow(res, result);
-    return undefined;
+    let pending: Promise<void> | undefined;
+    if (result instanceof Promise) pending = result.then((settled) => answerFlow(res, settled));
+    else answerFlow(res, result);
+    const now = performance.now();
+    this.share.record(project.id, now - started, now);
+    return pending;
+  }
+
+  /** A project taking more than its share of the loop waits for a scheduled turn first. */
+  private async runInTurn(res: GatewayResponse, project: LoadedProject, route: LoadedRoute, request: FlowRequest): Promise<void> {
+    await this.deps.scheduler.turn(NEVER_ABORTED);
+    const pending = this.runNow(res, project, route, request);
+    this.deps.scheduler.sliceEnded();
+    await pending;
   }
 
   /** Runs once per request (`close`): metrics, and the log event when the project is known. */

@@ -35,5 +35,10 @@ function scalarSize(value: unknown): number {
   return 8;
 }
 
-/** "1,048,576": limits read better with separators. */
-export const formatCount = (count: number): string => Math.round(count).toLocaleString('en-US');
+/** "1,048,576": limits read better with separators. (Not toLocaleString: ICU costs ~10 µs a call.) */
+export function formatCount(count: number): string {
+  const digits = String(Math.round(count));
+  let out = '';
+  for (let end = digits.length; end > 0; end -= 3) out = (end > 3 ? ',' : '') + digits.slice(Math.max(0, end - 3), end) + out;
+  return out;
+}

@@ -1,0 +1,42 @@
+import { performance } from 'node:perf_hooks';
+
+/** Long enough to see who keeps the loop busy, short enough to react within a tenth of a second. */
+const WINDOW_MS = 100;
+/** The loop counts as contended when flows kept it busy this much of a window. */
+const CONTENDED_SHARE = 0.5;
+
+/**
+ * Event-loop time that each project's flows took (the synchronous run and the answer) over
+ * windows of 100 ms. A project that took more than half of it, in a window where another
+ * project was served too and the loop was busy, is "hot" for the next window: its requests
+ * then wait for a scheduled turn (at most half of the loop) before they run. A flood of cheap
+ * requests from one project thus leaves the other projects at least half of the loop; a
+ * project alone on a gateway is never held back.
+ */
+export class LoopShare {
+  private readonly used = new Map<string, number>();
+  private hot: ReadonlySet<string> = new Set();
+  private windowStart = performance.now();
+
+  isHot(projectId: string): boolean {
+    return this.hot.size > 0 && this.hot.has(projectId);
+  }
+
+  /** Records `ms` of loop time for the project; `now` is the clock reading that ended it. */
+  record(projectId: string, ms: number, now: number): void {
+    this.used.set(projectId, (this.used.get(projectId) ?? 0) + ms);
+    if (now - this.windowStart >= WINDOW_MS) this.roll(now);
+  }
+
+  private roll(now: number): void {
+    let total = 0;
+    for (const ms of this.used.values()) total += ms;
+    const hot = new Set<string>();
+    if (this.used.size > 1 && total > CONTENDED_SHARE * (now - this.windowStart)) {
+      for (const [projectId, ms] of this.used) if (ms > total / 2) hot.add(projectId);
+    }
+    this.hot = hot;
+    this.used.clear();
+    this.windowStart = now;
+  }
+}
