@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { errorMessage, isApiError } from '../../../api/api-error';
 import { useWorkshop, useWorkshopStore } from '../store/workshop-context';
 import { BODY_METHODS, loadForm, runBody, saveForm, type TestRequestForm } from './test-request';
@@ -29,6 +29,7 @@ export function TestPanel({ projectId, endpointId, replay, onClose }: TestPanelP
   const selected = useWorkshop((state) => (state.selectedNodeIds.length === 1 ? state.selectedNodeIds[0]! : null));
   const selectedEntry = useTraceStore((state) => (selected === null ? undefined : state.byNode.get(selected)));
   const ids = { problem: useId() };
+  const answerRef = useRef<HTMLDivElement>(null);
   const hasBody = BODY_METHODS.has(settings.method);
 
   // The canvas shows the trace while the panel is open.
@@ -43,7 +44,13 @@ export function TestPanel({ projectId, endpointId, replay, onClose }: TestPanelP
     if (!body.ok) return setProblem({ field: body.field, message: body.message });
     setProblem(null);
     saveForm(endpointId, form);
-    run.mutate(body.value, { onSuccess: (answer) => useTraceStore.getState().show(endpointId, answer, doc) });
+    run.mutate(body.value, {
+      onSuccess: (answer) => {
+        useTraceStore.getState().show(endpointId, answer, doc);
+        // The answer is below the form: bring it into the panel's view.
+        requestAnimationFrame(() => answerRef.current?.scrollIntoView?.({ block: 'nearest' }));
+      },
+    });
   };
 
   return (
@@ -90,7 +97,7 @@ export function TestPanel({ projectId, endpointId, replay, onClose }: TestPanelP
       </form>
       {run.error && <RunFailure error={run.error} />}
       {result && !run.error && (
-        <div className="tr-result" role="region" aria-label="Test result">
+        <div className="tr-result" role="region" aria-label="Test result" ref={answerRef}>
           <h3 className="tr-heading">
             Response <span className={`tr-code tr-code-${Math.floor(result.response.status / 100)}xx`}>{result.response.status}</span>
             <span className="ws-muted">{formatMs(result.duration_ms)} in all</span>

@@ -7,7 +7,8 @@ const PREVIEW_CHARS = 60;
 export function TraceBadge({ nodeId }: { nodeId: string }) {
   const entry = useTraceEntry(nodeId);
   if (!entry) return null;
-  const preview = entry.error ? entry.error.message : outputText(entry.output);
+  // The node already says which block it is: "Decode Text (n1): input is not valid hex" → "input is not valid hex".
+  const preview = entry.error ? entry.error.message.replace(`${entry.label} (${entry.node_id}): `, '') : outputText(entry.output);
   return (
     <div className={`tr-badge tr-${entry.status}`} data-trace-status={entry.status}>
       <span className="tr-badge-status">{statusLine(entry)}</span>
