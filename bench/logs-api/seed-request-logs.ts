@@ -83,7 +83,9 @@ export async function seedRequestLogs(databaseUrl: string, options: SeedOptions)
     const rollup = rollupInsertSql(
       '(SELECT project_id, time, method, status, duration_ms FROM request_logs WHERE project_id = $1 AND time >= $2 AND time < $3)',
     );
-    const dayQueue = Array.from({ length: days + 1 }, (_, i) => from.getTime() + i * 86_400_000);
+    // Chunks on whole hours: two statements never add to the same hourly cell (that would deadlock).
+    const firstHour = Math.floor(from.getTime() / 3_600_000) * 3_600_000;
+    const dayQueue = Array.from({ length: days + 1 }, (_, i) => firstHour + i * 86_400_000);
     await Promise.all([0, 1].map(async () => {
       for (let day = dayQueue.shift(); day !== undefined; day = dayQueue.shift()) {
         await pool.query(rollup, [options.projectId, new Date(day), new Date(day + 86_400_000)]);

@@ -3,6 +3,7 @@ import type { LogEntry } from '../../api/types';
 import { Dialog } from '../../ui/dialog';
 import { QueryState } from '../../ui/states';
 import { useLogDetail } from './logs-queries';
+import { exactTime } from './logs-table';
 
 const orNone = (value: string | null | undefined, none: string) => (value ? <code>{value}</code> : <span className="muted">{none}</span>);
 
@@ -30,7 +31,7 @@ export function LogDetailsDialog({ projectId, entry, onClose }: { projectId: str
           <dl className="log-detail">
             <dt>Time</dt>
             <dd>
-              <time dateTime={d.time}>{new Date(d.time).toLocaleString('en')}</time>
+              <time dateTime={d.time}>{exactTime.format(new Date(d.time))}</time>
             </dd>
             <dt>Key</dt>
             <dd>{d.key_id === null ? <span className="muted">No key</span> : d.key_name ? <strong>{d.key_name}</strong> : <span className="muted">Deleted key</span>}</dd>

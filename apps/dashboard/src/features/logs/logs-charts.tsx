@@ -8,8 +8,12 @@ const PAD = { left: 44, right: 8, top: 8, bottom: 22 };
 const plotW = WIDTH - PAD.left - PAD.right;
 const plotH = HEIGHT - PAD.top - PAD.bottom;
 
+/** Times on the x axis: the clock for a few hours, the day and clock for a day or more. */
 const timeLabel = (iso: string, spanMs: number) =>
-  new Intl.DateTimeFormat('en', spanMs > 2 * 86_400_000 ? { month: 'short', day: 'numeric' } : { hour: '2-digit', minute: '2-digit' }).format(new Date(iso));
+  new Intl.DateTimeFormat(
+    'en',
+    spanMs >= 7 * 86_400_000 ? { month: 'short', day: 'numeric' } : spanMs >= 12 * 3_600_000 ? { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' } : { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' },
+  ).format(new Date(iso));
 
 /** A round number ≥ `value` for the top of the y axis. */
 function niceMax(value: number): number {
@@ -30,6 +34,11 @@ function Axes({ buckets, max, unit }: { buckets: Bucket[]; max: number; unit: st
       {buckets.length > 0 && (
         <>
           <text x={PAD.left} y={HEIGHT - 6}>{timeLabel(buckets[0]!.time, span)}</text>
+          {buckets.length > 2 && (
+            <text x={PAD.left + plotW / 2} y={HEIGHT - 6} textAnchor="middle">
+              {timeLabel(buckets[Math.floor(buckets.length / 2)]!.time, span)}
+            </text>
+          )}
           <text x={WIDTH - PAD.right} y={HEIGHT - 6} textAnchor="end">{timeLabel(buckets.at(-1)!.time, span)}</text>
         </>
       )}
@@ -111,7 +120,7 @@ export function LatencyChart({ buckets }: { buckets: Bucket[] }) {
             points.includes(' ') ? (
               <polyline key={`${s.key}-${j}`} className={s.className} points={points} fill="none" />
             ) : (
-              <circle key={`${s.key}-${j}`} className={s.className} cx={points.split(',')[0]} cy={points.split(',')[1]} r={2} />
+              <circle key={`${s.key}-${j}`} className={s.className} cx={points.split(',')[0]} cy={points.split(',')[1]} r={3.5} />
             ),
           ),
         )}

@@ -1,7 +1,7 @@
 import type { LogEntry } from '../../api/types';
 
-const exact = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'medium' });
-const statusClass = (status: number) => (status >= 500 ? 'badge status-error' : status >= 400 ? 'badge warning' : 'badge status-ok');
+export const exactTime = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'medium' });
+const statusClass = (status: number) => (status >= 500 ? 'badge badge-error' : status >= 400 ? 'badge changed' : 'badge live');
 
 /** Endpoint, Time, Method, Status, Duration (ms), newest first; `fresh` rows (Live) are marked. */
 export function LogsTable({ entries, fresh, onDetails }: { entries: LogEntry[]; fresh: ReadonlySet<string>; onDetails: (entry: LogEntry) => void }) {
@@ -27,7 +27,7 @@ export function LogsTable({ entries, fresh, onDetails }: { entries: LogEntry[]; 
                 <code>{entry.endpoint}</code>
               </td>
               <td>
-                <time dateTime={entry.time}>{exact.format(new Date(entry.time))}</time>
+                <time dateTime={entry.time}>{exactTime.format(new Date(entry.time))}</time>
               </td>
               <td>
                 <span className="method">{entry.method}</span>
