@@ -2,7 +2,7 @@ import { DependencyError } from '@flowgate/platform';
 import { Client } from 'pg';
 
 /** The tables this app reads; a database without them is missing its migrations. */
-const TABLES = ['accounts', 'sessions', 'projects', 'integrations', 'endpoints', 'endpoint_versions', 'api_keys', 'request_logs'];
+const TABLES = ['accounts', 'sessions', 'projects', 'integrations', 'endpoints', 'endpoint_versions', 'api_keys', 'request_logs', 'request_log_rollups'];
 
 /** Start-up check: the database exists and is migrated, reported as one line with the fix. */
 export async function checkDatabaseSchema(databaseUrl: string): Promise<void> {
