@@ -1,6 +1,7 @@
 // Workshop test runs through the real control plane: every trace case of DESIGN.md "Test runs",
 // the limits, and isolation. Third parties are stand-ins on 127.0.0.1.
 import { EMAIL_QUEUE_NAME } from '@flowgate/integrations';
+import { SecretBox } from '@flowgate/platform';
 import { Queue } from 'bullmq';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -169,6 +170,22 @@ describe('POST /v1/projects/:id/endpoints/:eid/test-runs', () => {
     const jobs = await queue.getJobs(['waiting', 'delayed', 'active', 'completed', 'failed']);
     await queue.close();
     expect(jobs.filter((job) => job.data.project_id === own.id).map((job) => job.data.message.subject)).toEqual(['Your poem']);
+  });
+
+  it('treats an integration whose secret no key opens as the gateways do: not configured, skipped', async () => {
+    const own = await t.createProject(owner, 'Lost key');
+    await t.http().put(`/v1/projects/${own.id}/integrations/text-generation`).set(owner.auth).send({ provider: 'anthropic', api_key: ANTHROPIC_SECRET }).expect(200);
+    const foreign = new SecretBox('f'.repeat(64)).encrypt(ANTHROPIC_SECRET);
+    await t.prisma.integration.updateMany({ where: { projectId: own.id, kind: 'text_generation' }, data: { secretEncrypted: foreign } });
+    const created = await t.http().post(`/v1/projects/${own.id}/endpoints`).set(owner.auth).send({ name: 'Poem', method: 'GET', path: '/poem', auth: 'none', query_params: [] }).expect(201);
+    const answer = await t
+      .http()
+      .post(url(created.body.id, own.id))
+      .set(owner.auth)
+      .send({ flow: flowOf([node('g1', 'generate_text', { prompt: 'hi', ref: 'poem' }), node('r', 'respond', { body: { poem: '{result.poem}' } })]), request: {} })
+      .expect(200);
+    expect(answer.body.trace[0]).toEqual(expect.objectContaining({ node_id: 'g1', status: 'skipped', skipped_reason: 'integration_not_configured' }));
+    expect(JSON.stringify(answer.body)).not.toContain(foreign);
   });
 
   it('keeps the egress guard: a private address is refused, the flow goes on and can tell', async () => {
