@@ -15,6 +15,7 @@ import { useTraceStore } from '../test-run/trace-store';
 import { useWorkshop, useWorkshopStore } from '../store/workshop-context';
 import { BlockNode } from './block-node';
 import { useCanvasNodes } from './use-canvas-nodes';
+import { useReveal } from './use-reveal';
 import { toCanvasEdge, type BlockNodeType } from './node-view';
 
 const nodeTypes = { block: BlockNode };
@@ -31,6 +32,8 @@ export function FlowCanvas() {
   const [measureTick, setMeasureTick] = useState(0);
   const nodes = useCanvasNodes(measured.current, measureTick);
   const { screenToFlowPosition } = useReactFlow();
+  const container = useRef<HTMLDivElement>(null);
+  useReveal(container);
   // A large flow opens on its first blocks, readable; Fit view shows all of it.
   const [initialFit] = useState(() => {
     const first = store.getState().doc.nodes.slice(0, OPEN_ON_FIRST_BLOCKS).map((node) => ({ id: node.id }));
@@ -108,7 +111,7 @@ export function FlowCanvas() {
   );
 
   return (
-    <div className="ws-canvas" onDragOver={(event) => event.dataTransfer.types.includes(BLOCK_DRAG_TYPE) && event.preventDefault()} onDrop={onDrop}>
+    <div className="ws-canvas" ref={container} onDragOver={(event) => event.dataTransfer.types.includes(BLOCK_DRAG_TYPE) && event.preventDefault()} onDrop={onDrop}>
       <ReactFlow<BlockNodeType>
         nodes={nodes}
         edges={canvasEdges}

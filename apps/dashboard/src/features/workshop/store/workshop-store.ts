@@ -22,6 +22,8 @@ export interface WorkshopState {
   focusRequest: { nodeId: string | null; field: string | null; at: number } | null;
   /** The engine's compile of the current document, run in the browser. */
   diagnostics: Diagnostic[];
+  /** A block the canvas should bring into view (just added, pasted, or named by a problem). */
+  reveal: { nodeId: string; at: number } | null;
   /** What the server answered to the last Save or Deploy (cleared by the next edit). */
   serverProblems: Diagnostic[];
 
@@ -75,7 +77,7 @@ export function createWorkshopStore(initial: WorkshopDoc, clock: () => number = 
             ids = pasted.ids;
             return pasted.doc;
           });
-          set({ selectedNodeIds: ids, selectedEdgeIds: [] });
+          set({ selectedNodeIds: ids, selectedEdgeIds: [], reveal: ids.length > 0 ? { nodeId: ids[0], at: clock() } : get().reveal });
         };
 
         return {
@@ -88,6 +90,7 @@ export function createWorkshopStore(initial: WorkshopDoc, clock: () => number = 
           focusRequest: null,
           diagnostics: [],
           serverProblems: [],
+          reveal: null,
 
           select: (nodeIds, edgeIds = []) => set({ selectedNodeIds: nodeIds, selectedEdgeIds: edgeIds }),
           addBlock: (type, options = {}) => {
@@ -97,7 +100,7 @@ export function createWorkshopStore(initial: WorkshopDoc, clock: () => number = 
               id = added.id;
               return added.doc;
             });
-            set({ selectedNodeIds: [id], selectedEdgeIds: [] });
+            set({ selectedNodeIds: [id], selectedEdgeIds: [], reveal: { nodeId: id, at: clock() } });
             return id;
           },
           connect: (source, target, sourceHandle = null) => edit((doc) => connect(doc, source, target, sourceHandle)),
@@ -142,7 +145,11 @@ export function createWorkshopStore(initial: WorkshopDoc, clock: () => number = 
           setDiagnostics: (diagnostics) => set({ diagnostics }),
           setServerProblems: (serverProblems) => set({ serverProblems }),
           markSaved: (doc) => set({ saved: doc ?? get().doc }),
-          requestFocus: (nodeId, field) => set({ focusRequest: { nodeId, field, at: clock() }, ...(nodeId ? { selectedNodeIds: [nodeId], selectedEdgeIds: [] } : {}) }),
+          requestFocus: (nodeId, field) =>
+            set({
+              focusRequest: { nodeId, field, at: clock() },
+              ...(nodeId ? { selectedNodeIds: [nodeId], selectedEdgeIds: [], reveal: { nodeId, at: clock() } } : {}),
+            }),
           replaceDoc: (doc, options = {}) => {
             if (options.history) {
               edit(() => doc);
