@@ -2,7 +2,7 @@
 import '../../../testing/jsdom-globals';
 import '@testing-library/jest-dom';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { fakeApi, project } from '../../../testing/fake-api';
 import type { WorkshopDoc } from '../model/workshop-document';
@@ -169,6 +169,15 @@ describe('Test panel', () => {
     expect(screen.getByRole('textbox', { name: 'name' })).toHaveValue('Grace');
     expect(screen.getByRole('textbox', { name: 'Headers' })).toHaveValue('x-a: 1');
     expect(screen.getByRole('checkbox', { name: 'Send emails for real' })).not.toBeChecked();
+  });
+
+  it('follows the endpoint path when it is edited, and forgets a kept path that no longer reaches the endpoint', () => {
+    const { store } = renderPanel();
+    act(() => store.getState().setSettings({ path: '/hello' }, 'path'));
+    expect(screen.getByRole('textbox', { name: 'Path' })).toHaveValue('/hello');
+    localStorage.setItem(`flowgate.test-request.${endpointId}`, JSON.stringify({ path: '/api/old', query: {}, headers: '', body: '' }));
+    renderPanel();
+    expect(screen.getAllByRole('textbox', { name: 'Path' })[1]).toHaveValue('/greet');
   });
 
   it('opens with a replayed log request: its path and query', () => {

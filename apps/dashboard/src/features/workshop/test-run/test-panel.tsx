@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { errorMessage, isApiError } from '../../../api/api-error';
 import { useWorkshop, useWorkshopStore } from '../store/workshop-context';
-import { BODY_METHODS, loadForm, runBody, saveForm, type TestRequestForm } from './test-request';
+import { BODY_METHODS, loadForm, movedPath, runBody, saveForm, type TestRequestForm } from './test-request';
 import { formatMs, statusLine, TraceDetails, outputText } from './trace-output';
 import { useTraceStore } from './trace-store';
 import { useTestRun } from './use-test-run';
@@ -35,6 +35,13 @@ export function TestPanel({ projectId, endpointId, replay, onClose }: TestPanelP
   // The canvas shows the trace while the panel is open.
   useEffect(() => () => useTraceStore.getState().clear(), []);
   useEffect(() => setForm((current) => (current.method === settings.method ? current : { ...current, method: settings.method })), [settings.method]);
+  // The endpoint's path edited while the panel is open: the request follows it.
+  const shownPath = useRef(settings.path);
+  useEffect(() => {
+    const before = shownPath.current;
+    shownPath.current = settings.path;
+    if (before !== settings.path) setForm((current) => ({ ...current, path: movedPath(current.path, before, settings.path) }));
+  }, [settings.path]);
 
   const set = (patch: Partial<TestRequestForm>) => setForm((current) => ({ ...current, ...patch }));
   const submit = (event: FormEvent) => {

@@ -42,11 +42,25 @@ export function loadForm(endpointId: string, settings: SettingsDraft): TestReque
   for (const key of Object.keys(query)) if (typeof kept.query?.[key] === 'string') query[key] = kept.query[key]!;
   return {
     ...fresh,
-    path: typeof kept.path === 'string' && kept.path ? kept.path : fresh.path,
+    path: typeof kept.path === 'string' && reaches(kept.path, settings.path) ? kept.path : fresh.path,
     query,
     headers: typeof kept.headers === 'string' ? kept.headers : '',
     body: typeof kept.body === 'string' ? kept.body : '',
   };
+}
+
+const withoutTrailingSlash = (path: string) => path.replace(/(.)\/+$/, '$1');
+
+/** Whether a requested path reaches the endpoint at `endpointPath` on the gateway (`/x` and `/api/x` alike). */
+export function reaches(path: string, endpointPath: string): boolean {
+  const route = withoutTrailingSlash(path.startsWith('/api/') ? path.slice(4) : path);
+  return route === withoutTrailingSlash(endpointPath);
+}
+
+/** The form's path after the endpoint moved from `before` to `after`: the same form (`/x` or `/api/x`), the new path. */
+export function movedPath(path: string, before: string, after: string): string {
+  if (!reaches(path, before)) return path;
+  return path.startsWith('/api/') ? `/api${after}` : after;
 }
 
 export function saveForm(endpointId: string, form: TestRequestForm): void {
