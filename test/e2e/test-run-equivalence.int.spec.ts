@@ -47,19 +47,19 @@ describe('test run ≡ live request, for every block type', () => {
     endpoints.set(key, created.body.id);
   }
 
-  async function live(sample: Sample): Promise<{ status: number; body: unknown }> {
+  async function live(sample: Sample): Promise<{ status: number; body: unknown; contentType?: string }> {
     const query = sample.query ? `?${new URLSearchParams(sample.query)}` : '';
     const body = sample.body === undefined ? undefined : JSON.stringify(sample.body);
     const headers: Record<string, string> = body === undefined ? {} : { 'content-type': 'application/json' };
     const res = await call(gateway.url, new URL(project.base_url).host, `${sample.path}${query}`, { method: sample.method, body, headers });
-    return { status: res.status, body: res.json };
+    return { status: res.status, body: res.json, contentType: res.headers['content-type'] };
   }
 
-  async function tested(key: string, sample: Sample): Promise<{ status: number; body: unknown; trace: Json[] }> {
+  async function tested(key: string, sample: Sample): Promise<{ status: number; body: unknown; contentType: string; trace: Json[] }> {
     const res = await api('post', `/v1/projects/${project.id}/endpoints/${endpoints.get(key)}/test-runs`, {
       request: { method: sample.method, path: sample.path, query: sample.query, body: sample.body },
     }).expect(200);
-    return { status: res.body.response.status, body: res.body.response.body, trace: res.body.trace };
+    return { status: res.body.response.status, body: res.body.response.body, contentType: res.body.response.headers['content-type'], trace: res.body.trace };
   }
 
   beforeAll(async () => {
@@ -145,7 +145,8 @@ describe('test run ≡ live request, for every block type', () => {
     const fromGateway = await live(sample);
     const fromTest = await tested(key, sample);
     expect(fromGateway.status).toBe(status);
-    expect(withoutImageIds({ status: fromTest.status, body: fromTest.body })).toEqual(withoutImageIds(fromGateway));
+    expect(withoutImageIds({ status: fromTest.status, body: fromTest.body })).toEqual(withoutImageIds({ status: fromGateway.status, body: fromGateway.body }));
+    expect(fromTest.contentType).toBe(fromGateway.contentType);
     for (const entry of fromTest.trace) covered.add(entry.type);
   });
 
