@@ -6,16 +6,17 @@ const DAY = 86_400_000;
 describe('stats range', () => {
   const now = at('2026-11-22T20:07:31.500Z');
 
-  it('defaults to the last 24 hours, taken to whole minutes, in at most 200 buckets', () => {
+  it('defaults to the last 24 hours, taken to whole minutes, in hourly buckets (≤ 200)', () => {
     const range = statsRange({}, now);
-    expect(range).toEqual({ fromMs: at('2026-11-21T20:07:00Z'), toMs: at('2026-11-22T20:08:00Z'), intervalS: 600 });
+    expect(range).toEqual({ fromMs: at('2026-11-21T20:07:00Z'), toMs: at('2026-11-22T20:08:00Z'), intervalS: 3600 });
     if ('path' in range) throw new Error('unexpected');
     expect(bucketCount(range.fromMs, range.toMs, range.intervalS)).toBeLessThanOrEqual(200);
   });
 
   it.each([
     [3_600_000, 60],
-    [DAY, 600],
+    [6 * 3_600_000, 120],
+    [DAY, 3600],
     [7 * DAY, 3600],
     [30 * DAY, 14400],
     [365 * DAY, 2 * 86400],

@@ -28,8 +28,12 @@ export function bucketCount(fromMs: number, toMs: number, intervalS: number): nu
   return Math.floor((toMs - 1) / width) - Math.floor(fromMs / width) + 1;
 }
 
+/** From this range on, default buckets are whole hours: the hourly rollups serve them (~60× fewer rows than minutes). */
+const HOURLY_FROM_MS = 12 * 3_600_000;
+
 export function defaultInterval(fromMs: number, toMs: number): number {
-  for (const interval of NICE_INTERVALS) if (bucketCount(fromMs, toMs, interval) <= DEFAULT_MAX_BUCKETS) return interval;
+  const smallest = toMs - fromMs >= HOURLY_FROM_MS ? 3600 : 60;
+  for (const interval of NICE_INTERVALS) if (interval >= smallest && bucketCount(fromMs, toMs, interval) <= DEFAULT_MAX_BUCKETS) return interval;
   let days = 2;
   while (bucketCount(fromMs, toMs, days * 86400) > DEFAULT_MAX_BUCKETS) days += 1;
   return days * 86400;
