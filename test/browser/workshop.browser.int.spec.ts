@@ -189,6 +189,35 @@ test('a condition flow built in the Workshop answers on both branches', async ({
   expect((await request(`${stack.gatewayUrl}/size?n=3`, { host })).body).toEqual({ size: 'small', n: '3' });
 });
 
+test('blocks dragged from the pool, keyboard duplicate and paste, / to search, and leaving with unsaved changes asks first', async ({ page, consoleErrors }) => {
+  const { projectId } = await signedInProject(page, suite().stack);
+  await newEndpoint(page, projectId);
+  const pool = page.getByRole('complementary', { name: 'Action pool' });
+
+  await pool.getByRole('button', { name: 'Manipulate Text', exact: true }).dragTo(page.getByRole('region', { name: 'Canvas' }), { targetPosition: { x: 120, y: 300 } });
+  await node(page, 'Manipulate Text · text1').click();
+  await page.keyboard.press('ControlOrMeta+d');
+  await node(page, 'Manipulate Text · text2').waitFor();
+  await page.keyboard.press('ControlOrMeta+c');
+  await page.keyboard.press('ControlOrMeta+v');
+  await node(page, 'Manipulate Text · text3').waitFor();
+
+  await page.keyboard.press('/');
+  expect(await pool.getByRole('searchbox', { name: 'Search blocks' }).evaluate((box) => box === box.ownerDocument.activeElement)).toBe(true);
+  await page.keyboard.type('regex');
+  expect(await pool.getByRole('button').allTextContents()).toEqual([expect.stringMatching(/^Match Regex/)]);
+
+  await page.getByRole('navigation').getByRole('link', { name: 'Logs' }).click();
+  const question = page.getByRole('alertdialog', { name: 'Leave without saving?' });
+  await question.getByRole('button', { name: 'Stay' }).click();
+  await question.waitFor({ state: 'detached' });
+  expect(page.url()).toMatch(/\/endpoints\/[^/]+$/);
+  await page.getByRole('navigation').getByRole('link', { name: 'Logs' }).click();
+  await question.getByRole('button', { name: 'Leave' }).click();
+  await page.waitForURL(/\/logs/);
+  expect(consoleErrors).toEqual([]);
+});
+
 describe('diagnostics computed in the browser', () => {
   const at = { x: 0, y: 0 };
   const start = { id: 'start', type: 'start', position: at };

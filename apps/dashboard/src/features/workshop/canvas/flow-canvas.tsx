@@ -111,7 +111,7 @@ export function FlowCanvas() {
   );
 
   return (
-    <div className="ws-canvas" ref={container} onDragOver={(event) => event.dataTransfer.types.includes(BLOCK_DRAG_TYPE) && event.preventDefault()} onDrop={onDrop}>
+    <div className="ws-canvas" role="region" aria-label="Canvas" ref={container} onDragOver={(event) => event.dataTransfer.types.includes(BLOCK_DRAG_TYPE) && event.preventDefault()} onDrop={onDrop}>
       <ReactFlow<BlockNodeType>
         nodes={nodes}
         edges={canvasEdges}
