@@ -90,9 +90,9 @@ test('undo and redo restore the flow exactly, a drag being one step', async ({ p
   const { projectId, token } = await signedInProject(page, stack);
   const endpointId = await newEndpoint(page, projectId);
   const saved = async () => {
+    const put = page.waitForResponse((response) => response.request().method() === 'PUT' && response.url().endsWith(`/endpoints/${endpointId}`));
     await page.keyboard.press('ControlOrMeta+s');
-    await page.getByRole('status').getByText('Saved').waitFor();
-    await page.getByRole('status').getByText('Saved').waitFor({ state: 'detached' });
+    expect((await put).status()).toBe(200);
     return (await request(`${stack.controlPlaneUrl}/v1/projects/${projectId}/endpoints/${endpointId}`, { token })).body.flow;
   };
   const original = await saved();
