@@ -9,6 +9,10 @@ import { startTestApp, type TestAccount, type TestApp } from '../../apps/control
 import type { Gateway } from '../../apps/gateway/src/gateway';
 import { startGateway } from '../../apps/gateway/src/testing/gateway-harness';
 import { call, type CallResult } from '../../apps/gateway/src/testing/http-call';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { operationsOf } from '../../apps/dashboard/src/features/docs/operations';
+import { curlSnippet, fetchSnippet } from '../../apps/dashboard/src/features/docs/snippets';
 import { schemaProblems, type Schema } from '../support/json-schema-check';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -178,6 +182,38 @@ describe('API description: control plane → Redis → every gateway', () => {
     expect(calls).toBe(5);
   });
 
+  it("the API docs page's curl and fetch snippets work as printed (with a real key)", async () => {
+    const gateway = gateways[0]!;
+    const operations = operationsOf((await openApiAt(gateway)).json as Json);
+    expect(operations).toHaveLength(5);
+    for (const op of operations) {
+      const withKey = (code: string) => code.replace('<your key>', adminKey);
+      // curl, as copied, with the gateway's address in place of the DNS name.
+      // Asynchronously: the gateway answering it runs in this process.
+      const curlOut = await sh(`${withKey(curlSnippet(op))} -s --connect-to ::127.0.0.1:${gateway.port} -w '\n%{http_code}'`);
+      const lines = curlOut.split('\n');
+      const curlStatus = lines.pop()!;
+      // fetch, as copied, run against a fetch that sends to this gateway with the URL's Host.
+      const viaGateway = async (url: string, init: { method: string; headers?: Record<string, string>; body?: string }) => {
+        const target = new URL(url);
+        const res = await call(gateway.url, target.host, target.pathname + target.search, { method: init.method, headers: init.headers, body: init.body });
+        return { status: res.status, json: async () => res.json };
+      };
+      const run = new Function('fetch', `return (async () => { ${withKey(fetchSnippet(op))}\n return { status: response.status, data }; })();`) as (
+        fetch: typeof viaGateway,
+      ) => Promise<{ status: number; data: unknown }>;
+      const fetched = await run(viaGateway);
+      const documented = op.responses.find((response) => response.status === String(fetched.status));
+      expect({ op: op.id, curl: Number(curlStatus), documented: documented !== undefined }).toEqual({ op: op.id, curl: fetched.status, documented: true });
+      expect({ op: op.id, problems: schemaProblems(documented!.schema as Schema, fetched.data) }).toEqual({ op: op.id, problems: [] });
+      expect(schemaProblems(documented!.schema as Schema, JSON.parse(lines.join('\n')))).toEqual([]);
+    }
+    const greet = operations.find((op) => op.path === '/greet')!;
+    expect(JSON.parse(await sh(`${curlSnippet(greet)} -s --connect-to ::127.0.0.1:${gateway.port}`))).toMatchObject({
+      greeting: 'HELLO WORLD',
+    });
+  });
+
   it('changes on the very next request after a deploy, an undeploy and a rollback, on every gateway', async () => {
     const id = await deploy({ name: 'Version', method: 'GET', path: '/version', auth: 'none', query_params: [], flow: respondFlow('one') });
     const versionOf = async (gateway: Gateway) => {
@@ -235,6 +271,8 @@ describe('API description: control plane → Redis → every gateway', () => {
     }
   });
 });
+
+const sh = async (command: string): Promise<string> => (await promisify(execFile)('sh', ['-c', command], { encoding: 'utf8' })).stdout;
 
 const respondFlow = (v: string) => ({
   nodes: [{ id: 'start', type: 'start', position: { x: 0, y: 0 } }, node('r', 'respond', { body: { v } })],
