@@ -10,6 +10,7 @@ import { startGateway } from './testing/gateway-harness';
 import { call, type CallResult } from './testing/http-call';
 import { publishedRoute, respond, TestPublisher, type Block } from './testing/publication';
 import { startStandIn, type StandIn } from './testing/stand-in';
+import { bandedPng } from './testing/banded-png';
 
 jest.setTimeout(60_000);
 
@@ -60,6 +61,11 @@ describe('bounded flows: one project cannot stall another', () => {
           respond({ length: '{local.v}' }),
         ],
       }),
+      publishedRoute({
+        path: '/blur',
+        method: 'POST',
+        blocks: [{ type: 'manipulate_image', config: { image_url: '{body.url}', operation: 'blur', value: 40, ref: 'out' } }, respond({ url: '{result.out}' })],
+      }),
     ]);
     quiet = publisher.newProject([publishedRoute({ path: '/ping', blocks: [respond({ pong: true })] })]);
     await publisher.publish(noisy);
@@ -100,6 +106,28 @@ describe('bounded flows: one project cannot stall another', () => {
   it('runs a long pattern on a long text off the event loop', async () => {
     const answer = await post('/match', { p: `(?:${'x'.repeat(300)})|b+`, t: 'ab'.repeat(50_000) });
     expect(answer.json).toEqual({ found: true });
+  });
+
+  it('filters an image at the pixel cap off the event loop and stops it at the deadline (504), answering others meanwhile', async () => {
+    const png = bandedPng(5000, 5000);
+    const images = await startStandIn((_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(png));
+    const shortDeadline = await startGateway({ FLOW_TIMEOUT_MS: '1500' });
+    try {
+      const host = `${noisy.subdomain}.localhost`;
+      const blur = call(shortDeadline.url, host, '/blur', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: `${images.url}/big.png` }) });
+      const order: string[] = [];
+      const answered = blur.then((answer) => (order.push('image'), answer));
+      const probe = await call(shortDeadline.url, `${quiet.subdomain}.localhost`, '/ping');
+      order.push('probe');
+      const answer = await answered;
+      expect(probe.json).toEqual({ pong: true });
+      expect(order).toEqual(['probe', 'image']);
+      expect(answer.status).toBe(504);
+      expect(answer.json).toMatchObject({ success: false, code: 'flow_timeout' });
+    } finally {
+      await shortDeadline.close();
+      await images.close();
+    }
   });
 
   it('answers another project while a long flow is running', async () => {

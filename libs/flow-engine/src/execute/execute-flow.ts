@@ -24,9 +24,10 @@ export function executeFlow(flow: PreparedFlow, request: FlowRequest, ports: Flo
  * `executeFlow` without the promise when the flow finished synchronously: the result itself,
  * so that a server can answer within the same call. A promise (which never rejects) otherwise.
  *
- * The clock is read after every block. A run that has held the event loop for its first slice
- * goes on in slices handed out by the scheduler, after other requests had their turn; every
- * reading also checks the deadline and the CPU budget.
+ * The clock is read after every few blocks, or sooner after blocks that handled much text (see
+ * `FlowRun.clockDue`). A run that has held the event loop for its first slice goes on in
+ * slices handed out by the scheduler, after other requests had their turn; every reading also
+ * checks the deadline and the CPU budget.
  */
 export function runFlow(flow: PreparedFlow, request: FlowRequest, ports: FlowPorts, options: ExecuteOptions = {}): FlowResult | Promise<FlowResult> {
   let step: Step | null = null;
@@ -46,7 +47,7 @@ export function runFlow(flow: PreparedFlow, request: FlowRequest, ports: FlowPor
       if (outcome instanceof Promise) return continueAsync(run, step, outcome, tracer);
       if (tracer !== null) traceEnd(tracer, run, step, outcome);
       step = advance(step, outcome);
-      if (step !== null && run.sliceUsedUp()) return continueAsync(run, step, null, tracer);
+      if (step !== null && run.clockDue() && run.sliceUsedUp()) return continueAsync(run, step, null, tracer);
     }
     return run.result ?? emptyResponse();
   } catch (error) {
@@ -72,7 +73,7 @@ async function continueAsync(run: FlowRun, from: Step, pending: Promise<unknown>
       if (outcome instanceof Promise) outcome = await settle(run, outcome);
       if (tracer !== null) traceEnd(tracer, run, step, outcome);
       step = advance(step, outcome);
-      if (step !== null && run.sliceUsedUp()) await nextSlice(run);
+      if (step !== null && run.clockDue() && run.sliceUsedUp()) await nextSlice(run);
     }
     return run.result ?? emptyResponse();
   } catch (error) {
