@@ -218,6 +218,36 @@ test('blocks dragged from the pool, keyboard duplicate and paste, / to search, a
   expect(consoleErrors).toEqual([]);
 });
 
+test('Versions lists what was deployed, shows what the draft changes, and rolls back', async ({ page }) => {
+  const { stack } = suite();
+  const { projectId, subdomain, token } = await signedInProject(page, stack);
+  const api = `${stack.controlPlaneUrl}/v1/projects/${projectId}/endpoints`;
+  const at = { x: 0, y: 0 };
+  const flow = {
+    nodes: [{ id: 'start', type: 'start', position: at }, { id: 'r', type: 'respond', position: { x: 240, y: 0 }, config: { body: { v: 1 } } }],
+    edges: [{ id: 'e', source: 'start', target: 'r' }],
+  };
+  const created = await request(api, { method: 'POST', token, body: { name: 'Versioned', method: 'GET', path: '/v', auth: 'none', query_params: [], flow } });
+  expect((await request(`${api}/${created.body.id}/deploy`, { method: 'POST', token })).status).toBe(200);
+  const host = `${subdomain}.localhost:${stack.gatewayPort}`;
+
+  await page.goto(`/projects/${projectId}/endpoints/${created.body.id}`);
+  await node(page, 'Respond').click();
+  await settings(page).getByRole('button', { name: 'Advanced' }).click();
+  await settings(page).getByRole('textbox', { name: 'JSON Response' }).fill('{"v": 2}');
+  await page.getByRole('status').filter({ hasText: 'Live · changes not deployed' }).waitFor();
+  await page.keyboard.press('ControlOrMeta+Enter');
+  await page.getByRole('status').filter({ hasText: /^Live$/ }).waitFor();
+  expect((await request(`${stack.gatewayUrl}/v`, { host })).body).toEqual({ v: 2 });
+
+  await page.getByRole('button', { name: 'Versions' }).click();
+  await page.getByRole('button', { name: 'Changes in the draft since version 1' }).click();
+  await page.getByText('Respond: settings changed').waitFor();
+  await page.getByRole('button', { name: 'Roll back to version 1' }).click();
+  await page.getByRole('status').filter({ hasText: 'Live · changes not deployed' }).waitFor();
+  expect((await request(`${stack.gatewayUrl}/v`, { host })).body).toEqual({ v: 1 });
+});
+
 describe('diagnostics computed in the browser', () => {
   const at = { x: 0, y: 0 };
   const start = { id: 'start', type: 'start', position: at };
