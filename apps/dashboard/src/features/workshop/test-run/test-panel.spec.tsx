@@ -180,12 +180,15 @@ describe('Test panel', () => {
     expect(screen.getAllByRole('textbox', { name: 'Path' })[1]).toHaveValue('/greet');
   });
 
-  it('opens with a replayed log request: its path and query', () => {
+  it('opens with a replayed log request (its path and query) and runs it at once', async () => {
+    const { calls } = fakeApi({ [`POST ${runPath}`]: () => [200, result] });
     const replay = replayForm(doc().settings, { method: 'POST', endpoint: '/api/greet', query: 'name=Linus&lang=fi&other=1' });
     renderPanel({ replay });
     expect(screen.getByRole('textbox', { name: 'Path' })).toHaveValue('/api/greet');
     expect(screen.getByRole('textbox', { name: 'name' })).toHaveValue('Linus');
     expect(screen.getByRole('textbox', { name: 'lang' })).toHaveValue('fi');
+    await waitFor(() => expect(calls).toHaveLength(1));
+    expect(calls[0]!.body).toMatchObject({ request: { path: '/api/greet', query: { name: 'Linus', lang: 'fi' } } });
   });
 
   it('sends emails for real only when asked', async () => {

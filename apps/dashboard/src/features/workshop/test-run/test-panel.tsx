@@ -30,6 +30,7 @@ export function TestPanel({ projectId, endpointId, replay, onClose }: TestPanelP
   const selectedEntry = useTraceStore((state) => (selected === null ? undefined : state.byNode.get(selected)));
   const ids = { problem: useId() };
   const answerRef = useRef<HTMLDivElement>(null);
+  const formRef = useRef<HTMLFormElement>(null);
   const hasBody = BODY_METHODS.has(settings.method);
 
   // The canvas shows the trace while the panel is open.
@@ -42,6 +43,14 @@ export function TestPanel({ projectId, endpointId, replay, onClose }: TestPanelP
     shownPath.current = settings.path;
     if (before !== settings.path) setForm((current) => ({ ...current, path: movedPath(current.path, before, settings.path) }));
   }, [settings.path]);
+
+  // A replayed log (Logs → `Replay in Workshop`) runs at once: the second click shows what failed.
+  const replayed = useRef(false);
+  useEffect(() => {
+    if (replay === null || replayed.current) return;
+    replayed.current = true;
+    formRef.current?.requestSubmit();
+  }, [replay]);
 
   const set = (patch: Partial<TestRequestForm>) => setForm((current) => ({ ...current, ...patch }));
   const submit = (event: FormEvent) => {
@@ -63,7 +72,7 @@ export function TestPanel({ projectId, endpointId, replay, onClose }: TestPanelP
   return (
     <section className="ws-test tr-panel" aria-label="Test">
       <h2 className="ws-panel-title">Test</h2>
-      <form className="ws-form tr-form" onSubmit={submit}>
+      <form ref={formRef} className="ws-form tr-form" onSubmit={submit}>
         <Field label="Method">{(id) => <input id={id} type="text" value={settings.method} readOnly />}</Field>
         <Field label="Path">{(id) => <input id={id} type="text" spellCheck={false} value={form.path} onChange={(event) => set({ path: event.target.value })} />}</Field>
         {settings.query_params
