@@ -39,6 +39,7 @@ export class LogStatsRepository {
    */
   fromRollups(filter: StatsFilter, range: StatsRange): Promise<RollupSlotRow[]> {
     const grouping: Prisma.Sql[] = [];
+    // The project's cells by the primary key; filtered cells by time ((project_id, span_s, bucket) index).
     if (filter.status === undefined && filter.method === undefined) grouping.push(Prisma.sql`method = '' AND status = 0`);
     else {
       grouping.push(Prisma.sql`method <> ''`);
