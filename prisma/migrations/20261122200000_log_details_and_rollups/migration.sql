@@ -27,10 +27,6 @@ CREATE TABLE "request_log_rollups" (
     CONSTRAINT "request_log_rollups_pkey" PRIMARY KEY ("project_id","span_s","method","status","bucket","shard")
 );
 
--- Stats filtered by a status class or a method read every cell of a time range: by time, not
--- by method (the primary key would scan the project's cells of all time).
-CREATE INDEX "request_log_rollups_project_id_span_s_bucket_idx" ON "request_log_rollups"("project_id", "span_s", "bucket");
-
 -- Log-spaced latency buckets: 0 below 0.01 ms, then bucket b covers
 -- [0.01 * 1.08^(b-1), 0.01 * 1.08^b) ms, up to 255 (≈ 50 minutes and beyond). Reading a
 -- bucket as its geometric middle is within 4 % of any value in it. Must match
