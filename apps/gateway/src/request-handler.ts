@@ -18,6 +18,7 @@ import { parseBody, readRawBody } from './http/request-body';
 import type { GatewayMetrics } from './metrics';
 import type { RequestLogSink } from './request-log/request-log-sink';
 import { requestLogEventJson } from './request-log/request-log-json';
+import { LARGE_BODY_BYTES, LargeBodies } from './large-bodies';
 import { LoopShare } from './loop-share';
 import { Throttle } from './throttle';
 
@@ -39,8 +40,6 @@ export interface RequestHandlerDeps {
 }
 
 const MAX_LOGGED_PATH = 2048;
-/** Above this a body is parsed in a scheduled turn (a 64 KiB JSON body parses in well under a millisecond). */
-const LARGE_BODY_BYTES = 64 * 1024;
 const NEVER_ABORTED = new AbortController().signal;
 const CLIENT_CLOSED_MESSAGE = 'The caller closed the connection before the answer was sent';
 /** Read by the engine only for configured parameters; endpoints without any share this one. */
@@ -81,9 +80,11 @@ export class RequestHandler {
   /** The same for every request (the deadline is relative), so none is built per request. */
   private readonly flowOptions: ExecuteOptions;
   private readonly share = new LoopShare();
+  private readonly largeBodies: LargeBodies;
 
   constructor(private readonly deps: RequestHandlerDeps) {
     this.flowOptions = { deadlineMs: deps.flowTimeoutMs, limits: deps.flowLimits, scheduler: deps.scheduler };
+    this.largeBodies = new LargeBodies(deps.scheduler);
     const record = (res: GatewayResponse): void => this.record(res);
     this.onClose = function onClose(this: GatewayResponse): void {
       record(this);
@@ -190,28 +191,27 @@ export class RequestHandler {
   ): Promise<void> {
     const raw = await readRawBody(req, this.deps.maxBodyBytes);
     if (!Buffer.isBuffer(raw)) return refuseBody(res, raw.code, raw.message);
-    // Parsing a large body cannot be cut: such bodies take turns with long flows, so that many
-    // arriving together cannot add up to a long stall. The flow then starts in a turn of its
-    // own (its first block likely reads the whole body too).
-    const large = raw.length > LARGE_BODY_BYTES;
-    if (large) await this.scheduledTurn();
+    if (raw.length > LARGE_BODY_BYTES) return this.parseLargeThenRun(req, res, project, route, query, raw);
     const body = parseBody(raw, req.headers['content-type']);
-    if (!body.ok) return this.endTurn(large, refuseBody(res, body.code, body.message));
-    if (large) {
-      this.deps.scheduler.sliceEnded();
-      await this.scheduledTurn();
+    if (!body.ok) return refuseBody(res, body.code, body.message);
+    await this.run(req, res, project, route, query, body.value);
+  }
+
+  /** See large-bodies.ts; the flow starts in a turn of its own (its first block likely reads the whole body too). */
+  private async parseLargeThenRun(req: IncomingMessage, res: GatewayResponse, project: LoadedProject, route: LoadedRoute, query: string, raw: Buffer): Promise<void> {
+    const release = await this.largeBodies.admit(project.id);
+    try {
+      await this.largeBodies.turn();
+      const body = parseBody(raw, req.headers['content-type']);
+      this.largeBodies.endTurn();
+      if (!body.ok) return refuseBody(res, body.code, body.message);
+      await this.largeBodies.turn();
+      const running = this.run(req, res, project, route, query, body.value);
+      this.largeBodies.endTurn();
+      await running;
+    } finally {
+      release();
     }
-    await this.endTurn(large, this.run(req, res, project, route, query, body.value));
-  }
-
-  private scheduledTurn(): Promise<number> {
-    return this.deps.scheduler.turn(NEVER_ABORTED);
-  }
-
-  /** Ends a scheduled turn once the synchronous part of `running` is done. */
-  private endTurn<T>(scheduled: boolean, running: T): T {
-    if (scheduled) this.deps.scheduler.sliceEnded();
-    return running;
   }
 
   /** Answers within this call when the flow ran synchronously (no port call); else returns the pending answer. */
