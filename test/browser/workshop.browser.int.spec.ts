@@ -73,6 +73,7 @@ test('a broken flow shows its problem on the block and at the field, and Deploy 
   await eventually(async () => (await input.getAttribute('aria-invalid')) === 'true');
   const problems = page.getByRole('region', { name: 'Problems' });
   const problem = problems.getByRole('button', { name: new RegExp(reason) });
+  expect(await textOf(problem)).toMatch(/error: Manipulate Text \(n1\): .* — Input Text$/);
 
   // Clicking the problem selects the block and focuses the field.
   await node(page, 'GET /endpoint-1').click();

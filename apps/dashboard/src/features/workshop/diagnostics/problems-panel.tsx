@@ -1,4 +1,7 @@
+import type { Diagnostic } from '@flowgate/flow-engine';
 import { useMemo } from 'react';
+import { blockFields } from '../model/block-fields';
+import type { WorkshopDoc } from '../model/workshop-document';
 import { useWorkshop } from '../store/workshop-context';
 import { mergeProblems } from './diagnostic-lookup';
 
@@ -7,6 +10,7 @@ export function ProblemsPanel() {
   const diagnostics = useWorkshop((state) => state.diagnostics);
   const serverProblems = useWorkshop((state) => state.serverProblems);
   const requestFocus = useWorkshop((state) => state.requestFocus);
+  const doc = useWorkshop((state) => state.doc);
   const problems = useMemo(() => mergeProblems(serverProblems, diagnostics), [serverProblems, diagnostics]);
   const errors = problems.filter((problem) => problem.severity === 'error').length;
 
@@ -29,7 +33,10 @@ export function ProblemsPanel() {
                   {problem.severity === 'error' ? '✕' : '!'}
                 </span>
                 <span className="ws-visually-hidden">{problem.severity}: </span>
-                {problem.message}
+                <span>
+                  {problem.message}
+                  {fieldTitle(doc, problem) && <span className="ws-problem-field"> — {fieldTitle(doc, problem)}</span>}
+                </span>
               </button>
             </li>
           ))}
@@ -37,4 +44,15 @@ export function ProblemsPanel() {
       )}
     </section>
   );
+}
+
+const SETTINGS_TITLES: Record<string, string> = { name: 'Endpoint name', method: 'Method', path: 'Path', auth: 'Authentication', query_params: 'Query parameters' };
+
+/** The title of the field a problem is about (the label the settings panel shows), if any. */
+function fieldTitle(doc: WorkshopDoc, problem: Diagnostic): string | null {
+  const key = problem.field?.split('.')[0];
+  if (!key) return null;
+  if (problem.node_id === null) return SETTINGS_TITLES[key] ?? null;
+  const type = doc.nodes.find((node) => node.id === problem.node_id)?.type;
+  return (type && blockFields(type).find((field) => field.key === key)?.title) ?? null;
 }
