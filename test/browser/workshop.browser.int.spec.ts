@@ -219,7 +219,7 @@ test('blocks dragged from the pool, keyboard duplicate and paste, / to search, a
   expect(consoleErrors).toEqual([]);
 });
 
-test('Versions lists what was deployed, shows what the draft changes, and rolls back', async ({ page }) => {
+test('Versions lists what was deployed, shows what the draft changes, and rolls back; Export downloads the draft', async ({ page }) => {
   const { stack } = suite();
   const { projectId, subdomain, token } = await signedInProject(page, stack);
   const api = `${stack.controlPlaneUrl}/v1/projects/${projectId}/endpoints`;
@@ -247,6 +247,16 @@ test('Versions lists what was deployed, shows what the draft changes, and rolls 
   await page.getByRole('button', { name: 'Roll back to version 1' }).click();
   await page.getByRole('status').filter({ hasText: 'Live · changes not deployed' }).waitFor();
   expect((await request(`${stack.gatewayUrl}/v`, { host })).body).toEqual({ v: 1 });
+
+  // Export downloads the draft in the import format.
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export' }).click();
+  const file = await (await download).createReadStream();
+  const chunks: Buffer[] = [];
+  for await (const chunk of file) chunks.push(chunk as Buffer);
+  const exported = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  expect(exported).toMatchObject({ flowgate_export: 1, endpoint: { name: 'Versioned', method: 'GET', path: '/v', flow: { edges: flow.edges } } });
+  expect(exported.endpoint.flow.nodes[1].config.body).toEqual({ v: 2 });
 });
 
 describe('diagnostics computed in the browser', () => {
