@@ -1,9 +1,9 @@
 import { LoopShare } from './loop-share';
 
-/** A fresh tracker, and a clock reading `ms` after it started. */
-function tracker(): { share: LoopShare; at: (ms: number) => number } {
+/** A fresh tracker on a loop busy `busy` of the time, and a clock reading `ms` after it started. */
+function tracker(busy = 0.9): { share: LoopShare; at: (ms: number) => number } {
   const start = performance.now();
-  return { share: new LoopShare(), at: (ms) => start + ms };
+  return { share: new LoopShare(() => busy), at: (ms) => start + ms };
 }
 
 describe('LoopShare', () => {
@@ -21,15 +21,19 @@ describe('LoopShare', () => {
     expect(share.isHot('alone')).toBe(false);
   });
 
-  it('holds back nobody when the loop was mostly idle, and forgets after a quiet window', () => {
-    const { share, at } = tracker();
+  it('holds back nobody when the loop was mostly idle', () => {
+    const { share, at } = tracker(0.2);
     share.record('a', 20, at(50));
     share.record('b', 1, at(110));
     expect(share.isHot('a')).toBe(false);
-    share.record('a', 80, at(200));
-    share.record('b', 5, at(215));
+  });
+
+  it('forgets a hot project after a window it was not served in', () => {
+    const { share, at } = tracker();
+    share.record('a', 80, at(90));
+    share.record('b', 5, at(110));
     expect(share.isHot('a')).toBe(true);
-    share.record('b', 1, at(330));
+    share.record('b', 1, at(230));
     expect(share.isHot('a')).toBe(false);
   });
 });

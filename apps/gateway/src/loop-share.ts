@@ -2,13 +2,14 @@ import { performance } from 'node:perf_hooks';
 
 /** Long enough to see who keeps the loop busy, short enough to react within a tenth of a second. */
 const WINDOW_MS = 100;
-/** The loop counts as contended when flows kept it busy this much of a window. */
-const CONTENDED_SHARE = 0.5;
+/** The loop counts as contended when it was busy (anything: HTTP, flows, logs) this much of a window. */
+const CONTENDED_UTILIZATION = 0.5;
 
 /**
  * Event-loop time that each project's flows took (the synchronous run and the answer) over
  * windows of 100 ms. A project that took more than half of it, in a window where another
- * project was served too and the loop was busy, is "hot" for the next window: its requests
+ * project was served too and the loop was busy more than half the time (its utilization, which
+ * also counts the HTTP work flow time does not), is "hot" for the next window: its requests
  * then wait for a scheduled turn (at most half of the loop) before they run. A flood of cheap
  * requests from one project thus leaves the other projects at least half of the loop; a
  * project alone on a gateway is never held back.
@@ -17,6 +18,9 @@ export class LoopShare {
   private readonly used = new Map<string, number>();
   private hot: ReadonlySet<string> = new Set();
   private windowStart = performance.now();
+
+  /** `busyShare`: how busy the loop was since the previous call (0–1); default its utilization. */
+  constructor(private readonly busyShare: () => number = loopUtilization()) {}
 
   isHot(projectId: string): boolean {
     return this.hot.size > 0 && this.hot.has(projectId);
@@ -32,11 +36,21 @@ export class LoopShare {
     let total = 0;
     for (const ms of this.used.values()) total += ms;
     const hot = new Set<string>();
-    if (this.used.size > 1 && total > CONTENDED_SHARE * (now - this.windowStart)) {
+    if (this.busyShare() > CONTENDED_UTILIZATION && this.used.size > 1) {
       for (const [projectId, ms] of this.used) if (ms > total / 2) hot.add(projectId);
     }
     this.hot = hot;
     this.used.clear();
     this.windowStart = now;
   }
+}
+
+/** The event loop's utilization since the previous call (all of its work, not only flows). */
+function loopUtilization(): () => number {
+  let since = performance.eventLoopUtilization();
+  return () => {
+    const share = performance.eventLoopUtilization(since).utilization;
+    since = performance.eventLoopUtilization();
+    return share;
+  };
 }
