@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { errorMessage, isApiError } from '../../api/api-error';
 import { useCreateProject } from '../../api/projects';
@@ -23,10 +23,11 @@ export function NewProjectForm({ onCancel }: { onCancel: () => void }) {
   const navigate = useNavigate();
   const check = useSubdomainCheck(subdomain);
   const serverError = isApiError(create.error) ? create.error : null;
+  // Enter right after typing the subdomain arrives while its check is still out: the submit
+  // waits for the answer instead of being dropped (the button stays enabled meanwhile).
+  const [queued, setQueued] = useState(false);
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (check.blocking || !name.trim()) return;
+  const send = () =>
     create.mutate(
       { name: name.trim(), subdomain: subdomain.trim().toLowerCase() },
       {
@@ -36,7 +37,19 @@ export function NewProjectForm({ onCancel }: { onCancel: () => void }) {
         },
       },
     );
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!name.trim()) return;
+    if (check.checking) setQueued(true);
+    else if (!check.blocking) send();
   };
+
+  useEffect(() => {
+    if (!queued || check.checking) return;
+    setQueued(false);
+    if (!check.blocking && name.trim()) send();
+  }, [queued, check.checking]);
 
   return (
     <form className="card stack" onSubmit={submit} aria-labelledby="new-project-title">
@@ -76,8 +89,8 @@ export function NewProjectForm({ onCancel }: { onCancel: () => void }) {
         <button type="button" className="button secondary" onClick={onCancel}>
           Cancel
         </button>
-        <button type="submit" className="button" disabled={create.isPending || check.blocking || !name.trim()}>
-          {create.isPending ? 'Creating…' : 'Create project'}
+        <button type="submit" className="button" disabled={create.isPending || queued || (check.blocking && !check.checking) || !name.trim()}>
+          {create.isPending || queued ? 'Creating…' : 'Create project'}
         </button>
       </div>
     </form>

@@ -8,6 +8,8 @@ export interface SubdomainCheck {
   status: string | null;
   /** True while the form must not be sent: empty, unchecked, or refused. */
   blocking: boolean;
+  /** True while the answer for the current name is still awaited (a form may queue its submit). */
+  checking: boolean;
 }
 
 /** Asks `GET /v1/subdomains/:name` 300 ms after the user stops typing; `current` (the project's own name) needs no check. */
@@ -16,11 +18,11 @@ export function useSubdomainCheck(value: string, current?: string): SubdomainChe
   const debounced = useDebounced(name, 300);
   const unchanged = current !== undefined && name === current;
   const availability = useSubdomainAvailability(unchanged ? '' : debounced);
-  if (!name) return { error: null, status: null, blocking: true };
-  if (unchanged) return { error: null, status: null, blocking: false };
-  if (debounced !== name || availability.isPending) return { error: null, status: 'Checking…', blocking: true };
-  if (availability.error) return { error: null, status: 'Could not check the name; the server will when you save.', blocking: false };
+  if (!name) return { error: null, status: null, blocking: true, checking: false };
+  if (unchanged) return { error: null, status: null, blocking: false, checking: false };
+  if (debounced !== name || availability.isPending) return { error: null, status: 'Checking…', blocking: true, checking: true };
+  if (availability.error) return { error: null, status: 'Could not check the name; the server will when you save.', blocking: false, checking: false };
   const answer = availability.data!;
-  if (!answer.available) return { error: answer.message ?? 'This subdomain cannot be used', status: null, blocking: true };
-  return { error: null, status: 'Available', blocking: false };
+  if (!answer.available) return { error: answer.message ?? 'This subdomain cannot be used', status: null, blocking: true, checking: false };
+  return { error: null, status: 'Available', blocking: false, checking: false };
 }
