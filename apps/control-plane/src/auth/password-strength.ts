@@ -42,7 +42,7 @@ export class PasswordStrength {
     const result = (await this.load()).check(password, [email, email.split('@')[0] ?? '', 'flowgate']);
     if (result.score >= MIN_SCORE) return;
     const reason = (result.feedback.warning && REASONS[result.feedback.warning]) || 'it is too easy to guess';
-    const message = `This password is too easy to guess: ${reason}. Use a longer one, e.g. three or four unrelated words`;
+    const message = `This password is too easy to guess: ${reason}. Use a longer one, e.g. three or four unrelated words.`;
     throw new AppError('weak_password', message, [{ path: 'password', message }]);
   }
 

@@ -62,7 +62,7 @@ export function AuthPage({ mode }: { mode: 'login' | 'signup' }) {
             value={password}
             onChange={(e) => setPassword(e.target.value)}
             error={fieldError('password')}
-            hint={mode === 'signup' ? 'At least 8 characters.' : undefined}
+            hint={mode === 'signup' ? 'At least 8 characters and hard to guess: three or four unrelated words work well.' : undefined}
           />
           {error && !fieldError('email') && !fieldError('password') && (
             <p className="form-error" role="alert">
