@@ -10,6 +10,11 @@ describe('endpoint settings schema', () => {
     expect(endpointSettingsSchema.parse({ name: 'x', path: '/x', query_params: [{ key: 'q' }] }).query_params).toEqual([{ key: 'q', default: null }]);
   });
 
+  it('reports an empty query parameter key once, as empty', () => {
+    const result = endpointSettingsSchema.safeParse({ name: 'x', path: '/x', query_params: [{ key: '' }] });
+    expect(result.error?.issues.map((issue) => [issue.path.join('.'), issue.code])).toEqual([['query_params.0.key', 'too_small']]);
+  });
+
   it('allows at most 10 query parameters', () => {
     const params = (count: number) => Array.from({ length: count }, (_, index) => ({ key: `p${index}` }));
     expect(endpointSettingsSchema.safeParse({ name: 'x', path: '/x', query_params: params(10) }).success).toBe(true);

@@ -14,7 +14,8 @@ function withoutTrailingSlashes(path: string): string {
 export const queryParamSchema = z.object({
   key: z
     .string()
-    .min(1)
+    // Stops at an empty key: one "must not be empty", not also the character rule.
+    .min(1, { abort: true })
     .max(64)
     .regex(PARAM_KEY_PATTERN, { error: 'may contain only letters, digits, _ and -' })
     .meta({ title: 'Key' }),
