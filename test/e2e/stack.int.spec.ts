@@ -93,7 +93,7 @@ test('a new account creates a project and deploys an endpoint that both gateways
   // Served the moment the control plane answered, on both gateways, under both path forms.
   expect(await gw(0, '/api/hello?name=Ada')).toMatchObject({ status: 200, body: { message: 'Hello Ada' } });
   expect(await gw(1, '/hello')).toMatchObject({ status: 200, body: { message: 'Hello world' } });
-  expect(await gw(1, '/hello', { method: 'POST' })).toMatchObject({ status: 405, headers: { allow: 'GET' } });
+  expect(await gw(1, '/hello', { method: 'POST' })).toMatchObject({ status: 405, headers: { allow: 'GET, HEAD, OPTIONS' } });
 });
 
 test('save, deploy and roll back change what callers get, version by version', async () => {

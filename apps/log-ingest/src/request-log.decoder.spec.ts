@@ -13,6 +13,9 @@ const valid = () => ({
   duration_ms: 1.25,
   key_id: randomUUID(),
   time: '2026-11-22T10:00:00.123Z',
+  query: 'page=2',
+  message: null,
+  error_node_id: null,
 });
 
 const encode = (value: unknown) => Buffer.from(JSON.stringify(value));
@@ -21,6 +24,12 @@ describe('decodeRequestLogEvent', () => {
   it('accepts a v1 event and returns it as parsed', () => {
     const event = valid();
     expect(decodeRequestLogEvent(encode(event))).toEqual({ ok: true, event });
+  });
+
+  it('reads an event of a gateway older than the log details (no query, message, error_node_id) with empty details', () => {
+    const { query, message, error_node_id, ...older } = valid();
+    expect([query, message, error_node_id]).toEqual(['page=2', null, null]);
+    expect(decodeRequestLogEvent(encode(older))).toEqual({ ok: true, event: { ...older, query: '', message: null, error_node_id: null } });
   });
 
   it('rejects an empty or missing value', () => {
