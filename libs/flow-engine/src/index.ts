@@ -5,6 +5,7 @@ export type { FlowDocument, FlowNode, FlowEdge } from './schema/flow-document.sc
 export { endpointSettingsSchema, queryParamSchema, HTTP_METHODS, MAX_QUERY_PARAMS } from './schema/endpoint-settings.schema';
 export type { EndpointSettings, HttpMethod } from './schema/endpoint-settings.schema';
 export type { Diagnostic, CompileContext } from './diagnostics/diagnostic';
+export { settingsMessage } from './diagnostics/settings-message';
 export { validateFlow, compileFlow } from './compile/compile-flow';
 export type { CompileInput, CompileResult } from './compile/compile-flow';
 export { referencesAt } from './compile/reference-scope';

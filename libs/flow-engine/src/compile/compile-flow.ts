@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { BlockFlow } from '../blocks/block-definition';
 import { blockRegistry, type RegisteredBlock } from '../blocks/registry';
 import { DiagnosticSink, type CompileContext, type Diagnostic } from '../diagnostics/diagnostic';
+import { settingsMessage } from '../diagnostics/settings-message';
 import { issueCode, issueField, issueMessage, parseForDiagnostics } from '../diagnostics/zod-issues';
 import { endpointSettingsSchema, type EndpointSettings } from '../schema/endpoint-settings.schema';
 import { flowDocumentSchema, type FlowNode } from '../schema/flow-document.schema';
@@ -77,7 +78,7 @@ function checkSettings(settings: EndpointSettings, sink: DiagnosticSink): Endpoi
   const parsed = parseForDiagnostics(endpointSettingsSchema, settings);
   if (parsed.success) return parsed.data;
   for (const issue of parsed.error.issues) {
-    sink.error(issueCode(issue), null, issueField(issue), `Endpoint settings: ${issueMessage(issue, endpointSettingsSchema.shape)}.`);
+    sink.error(issueCode(issue), null, issueField(issue), `${settingsMessage(issue.path.map(String), issue.message)}.`);
   }
   // Go on with what can be read, so the flow's own problems are reported too.
   const raw = (settings ?? {}) as Partial<EndpointSettings>;

@@ -63,22 +63,40 @@ export function issueCode(issue: Issue): string {
 }
 
 /**
- * "Input Text is required", "HTTP Headers (3.key) is required": the top-level field's title
- * (from `.meta({ title })`) followed by the issue's phrase.
+ * "Input Text is required", "Query parameter 1: key must not be empty": the top-level field's
+ * title (from `.meta({ title })`) followed by the issue's phrase.
  */
 export function issueMessage(issue: Issue, shape: Record<string, z.ZodType> | undefined): string {
   if (issue.path.length === 0) return capitalise(issue.message);
-  const [top, ...rest] = issue.path.map(String);
+  return `${fieldPhrase(issue.path.map(String), shape)} ${issue.message}`;
+}
+
+/**
+ * The field a path names, as a person counts: `query_params.0.key` is "Query parameter 1: key"
+ * (the list's `itemTitle`, else its title), `name` is "Name".
+ */
+export function fieldPhrase(path: readonly string[], shape: Record<string, z.ZodType> | undefined): string {
+  const [top, ...rest] = path;
   const schema = shape?.[top];
   const title = (schema && fieldTitle(schema)) ?? top;
-  return rest.length === 0 ? `${title} ${issue.message}` : `${title} (${rest.join('.')}) ${issue.message}`;
+  if (rest.length === 0) return title;
+  const [index, ...inner] = rest;
+  if (!/^\d+$/.test(index)) return `${title} (${rest.join('.')})`;
+  const item = `${(schema && metaOf(schema, 'itemTitle')) ?? title} ${Number(index) + 1}`;
+  return inner.length === 0 ? item : `${item}: ${inner.join('.')}`;
 }
 
 export function fieldTitle(schema: z.ZodType): string | undefined {
-  const title = z.globalRegistry.get(schema)?.title;
-  if (title !== undefined) return title;
-  const inner = (schema as { unwrap?: () => z.ZodType }).unwrap;
-  return typeof inner === 'function' ? fieldTitle(inner.call(schema)) : undefined;
+  return metaOf(schema, 'title');
 }
+
+/** A `.meta()` string, looked up through optional/default wrappers. */
+function metaOf(schema: z.ZodType, key: 'title' | 'itemTitle'): string | undefined {
+  const value = z.globalRegistry.get(schema)?.[key];
+  if (typeof value === 'string') return value;
+  const inner = (schema as { unwrap?: () => z.ZodType }).unwrap;
+  return typeof inner === 'function' ? metaOf(inner.call(schema), key) : undefined;
+}
+
 
 const capitalise = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);

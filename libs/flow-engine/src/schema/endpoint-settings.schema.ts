@@ -15,7 +15,8 @@ export const queryParamSchema = z.object({
   key: z
     .string()
     // Stops at an empty key: one "must not be empty", not also the character rule.
-    .min(1, { abort: true })
+    // The message is spelled out so the API's refusal of a Save reads like the browser's finding.
+    .min(1, { abort: true, error: 'must not be empty' })
     .max(64)
     .regex(PARAM_KEY_PATTERN, { error: 'may contain only letters, digits, _ and -' })
     .meta({ title: 'Key' }),
@@ -46,7 +47,7 @@ export const endpointSettingsSchema = z.object({
       error: 'must not contain the same key twice',
       params: { code: 'duplicate_query_param' },
     })
-    .meta({ title: 'Query parameters' }),
+    .meta({ title: 'Query parameters', itemTitle: 'Query parameter' }),
 });
 
 export type EndpointSettings = z.infer<typeof endpointSettingsSchema>;

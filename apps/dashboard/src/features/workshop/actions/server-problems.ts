@@ -1,4 +1,4 @@
-import type { Diagnostic } from '@flowgate/flow-engine';
+import { settingsMessage, type Diagnostic } from '@flowgate/flow-engine';
 import { isApiError } from '../../../api/api-error';
 
 const isDiagnostic = (value: unknown): value is Diagnostic =>
@@ -17,7 +17,7 @@ export function problemsFromError(error: unknown): Diagnostic[] {
     code: error.code,
     node_id: null,
     field: detail.path || null,
-    message: `Endpoint settings: ${detail.path ? `${detail.path} ` : ''}${detail.message}`,
+    message: settingsMessage(detail.path ? detail.path.split('.') : [], detail.message),
   }));
   return fromDetails.length > 0 ? fromDetails : [{ severity: 'error', code: error.code, node_id: null, field: error.code === 'path_taken' ? 'path' : null, message: error.message }];
 }

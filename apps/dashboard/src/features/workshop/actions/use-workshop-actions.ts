@@ -26,6 +26,7 @@ export function useWorkshopActions(projectId: string, endpointId: string) {
 
   const save = useCallback(async (): Promise<boolean> => {
     const doc = store.getState().doc;
+    store.getState().touch();
     try {
       await saveMutation.mutateAsync(saveBody(doc));
       store.getState().markSaved(doc);
@@ -39,6 +40,7 @@ export function useWorkshopActions(projectId: string, endpointId: string) {
   }, [store, saveMutation, announce, fail]);
 
   const deploy = useCallback(async (): Promise<boolean> => {
+    store.getState().touch();
     if (isDirty(store.getState()) && !(await save())) return false;
     try {
       const deployed = await deployMutation.mutateAsync();

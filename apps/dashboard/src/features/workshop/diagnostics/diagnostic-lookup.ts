@@ -1,8 +1,11 @@
 import type { Diagnostic } from '@flowgate/flow-engine';
 
-/** Browser and server findings together, each once (the server's repeat the browser's). */
+/**
+ * Browser and server findings together, each once (the server's repeat the browser's; a refused
+ * Save words a settings finding like the compile does, under the API's own code).
+ */
 export function mergeProblems(local: readonly Diagnostic[], server: readonly Diagnostic[]): Diagnostic[] {
-  const key = (d: Diagnostic) => `${d.severity}|${d.code}|${d.node_id}|${d.field}|${d.message}`;
+  const key = (d: Diagnostic) => `${d.severity}|${d.node_id}|${d.field}|${d.message.replace(/\.$/, '')}`;
   const seen = new Set(local.map(key));
   return [...local, ...server.filter((d) => !seen.has(key(d)))];
 }

@@ -10,11 +10,15 @@ export function useLiveDiagnostics(): void {
   const store = useWorkshopStore();
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const run = () => store.getState().setDiagnostics(diagnose(store.getState().doc));
+    const run = () => {
+      const { doc, untouched } = store.getState();
+      // A row just added is empty by design: its findings wait until the user leaves it or saves.
+      store.getState().setDiagnostics(diagnose(doc).filter((d) => d.node_id !== null || d.field === null || !untouched.includes(d.field)));
+    };
     // The first compile too waits a moment, so the canvas is drawn first (200 blocks take ~100 ms to check).
     timer = setTimeout(run, DIAGNOSTICS_DEBOUNCE_MS);
     const unsubscribe = store.subscribe((state, previous) => {
-      if (state.doc === previous.doc) return;
+      if (state.doc === previous.doc && state.untouched === previous.untouched) return;
       clearTimeout(timer);
       timer = setTimeout(run, DIAGNOSTICS_DEBOUNCE_MS);
     });

@@ -32,7 +32,9 @@ export function ActionPool({ searchRef }: { searchRef: RefObject<HTMLInputElemen
         onChange={(event) => setSearch(event.target.value)}
       />
       <p className="ws-muted ws-hint">
-        {after ? 'Enter or double-click adds the block after the selected one.' : 'Drag a block onto the canvas, or select a block first.'}
+        {after
+          ? 'Double-click a block here (or press Enter on it) to add it after the selected one.'
+          : 'Drag a block onto the canvas. To add one after a block, select that block, then double-click here (or press Enter).'}
       </p>
       {groups.length === 0 && <p className="ws-muted">No block matches “{search}”.</p>}
       {groups.map((group) => (

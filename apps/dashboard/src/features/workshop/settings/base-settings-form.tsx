@@ -10,6 +10,7 @@ const AUTH_OPTIONS: readonly EndpointAuth[] = ['none', 'user', 'admin'];
 export function BaseSettingsForm() {
   const settings = useWorkshop((state) => state.doc.settings);
   const setSettings = useWorkshop((state) => state.setSettings);
+  const touch = useWorkshop((state) => state.touch);
   const problems = forSettings(useWorkshop((state) => state.diagnostics));
   const params = settings.query_params;
   const setParams = (next: QueryParamDraft[], key: string) => setSettings({ query_params: next }, key);
@@ -66,7 +67,7 @@ export function BaseSettingsForm() {
           <div className="ws-list-row" key={index}>
             <FieldShell label="Parameter key" fieldKey={`query_params.${index}.key`} problems={atField(problems, null, `query_params.${index}.key`)}>
               {(control) => (
-                <input id={control.id} type="text" spellCheck={false} aria-invalid={control.invalid || undefined} aria-describedby={control.describedBy} value={param.key} onChange={(event) => editParam(index, { key: event.target.value })} />
+                <input id={control.id} type="text" spellCheck={false} aria-invalid={control.invalid || undefined} aria-describedby={control.describedBy} value={param.key} onChange={(event) => editParam(index, { key: event.target.value })} onBlur={() => touch(`query_params.${index}.key`)} />
               )}
             </FieldShell>
             <FieldShell label="Default value" fieldKey={`query_params.${index}.default`} problems={atField(problems, null, `query_params.${index}.default`)}>

@@ -1,12 +1,14 @@
 /** @jest-environment jsdom */
 import '../../../testing/jsdom-globals';
 import '@testing-library/jest-dom';
-import { act, render, screen, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { WorkshopDoc } from '../model/workshop-document';
 import { WorkshopStoreContext } from '../store/workshop-context';
 import { createWorkshopStore } from '../store/workshop-store';
 import { SettingsPanel } from './settings-panel';
+import { ProblemsPanel } from '../diagnostics/problems-panel';
+import { DIAGNOSTICS_DEBOUNCE_MS, useLiveDiagnostics } from '../diagnostics/use-live-diagnostics';
 
 const at = { x: 0, y: 0 };
 const doc = (): WorkshopDoc => ({
@@ -19,6 +21,11 @@ const doc = (): WorkshopDoc => ({
   edges: [],
 });
 
+function LiveProblems() {
+  useLiveDiagnostics();
+  return <ProblemsPanel />;
+}
+
 function setup(selected: string) {
   // A still clock: every edit of one field falls in one undo step, however slow the machine.
   const store = createWorkshopStore(doc(), () => 0);
@@ -26,6 +33,7 @@ function setup(selected: string) {
   render(
     <WorkshopStoreContext.Provider value={store}>
       <SettingsPanel />
+      <LiveProblems />
     </WorkshopStoreContext.Provider>,
   );
   const panel = screen.getByRole('complementary', { name: 'Block settings' });
@@ -80,5 +88,21 @@ describe('settings panel', () => {
     await user.click(within(panel).getAllByRole('button', { name: 'Remove parameter' })[0]);
     expect(store.getState().doc.settings).toMatchObject({ method: 'POST', query_params: expect.any(Array) });
     expect(store.getState().doc.settings.query_params).toHaveLength(9);
+  });
+
+  it('flags an empty query parameter key only once the user leaves it, in plain words', async () => {
+    const { panel, user } = setup('start');
+    const problems = screen.getByRole('region', { name: 'Problems' });
+    await user.click(within(panel).getByRole('button', { name: 'Add query parameter' }));
+    const key = within(panel).getByRole('textbox', { name: 'Parameter key' });
+    // The compile has run on the new row, and has nothing to say about it yet.
+    await act(() => new Promise((resolve) => setTimeout(resolve, DIAGNOSTICS_DEBOUNCE_MS * 2)));
+    expect(problems).toHaveTextContent('No problems');
+    expect(key).not.toHaveAttribute('aria-invalid');
+
+    await user.click(key);
+    await user.tab();
+    await waitFor(() => expect(problems).toHaveTextContent('Query parameter 1: key must not be empty.'));
+    expect(key).toHaveAttribute('aria-invalid', 'true');
   });
 });

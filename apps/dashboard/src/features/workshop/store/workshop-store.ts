@@ -26,6 +26,8 @@ export interface WorkshopState {
   reveal: { nodeId: string; at: number } | null;
   /** What the server answered to the last Save or Deploy (cleared by the next edit). */
   serverProblems: Diagnostic[];
+  /** Settings fields of rows just added and not yet touched: their findings wait (`query_params.2.key`). */
+  untouched: string[];
 
   select(nodeIds: string[], edgeIds?: string[]): void;
   addBlock(type: string, options?: { after?: string | null; position?: Position }): string;
@@ -37,6 +39,8 @@ export interface WorkshopState {
   moveNodes(positions: Record<string, Position>): void;
   setField(nodeId: string, key: string, value: JsonValue | undefined): void;
   setSettings(patch: Partial<SettingsDraft>, fieldKey?: string): void;
+  /** The user left a field (or asked to save): its findings show from now on; no field = all. */
+  touch(fieldKey?: string): void;
   copy(): void;
   paste(): void;
   duplicate(): void;
@@ -90,6 +94,7 @@ export function createWorkshopStore(initial: WorkshopDoc, clock: () => number = 
           focusRequest: null,
           diagnostics: [],
           serverProblems: [],
+          untouched: [],
           reveal: null,
 
           select: (nodeIds, edgeIds = []) => set({ selectedNodeIds: nodeIds, selectedEdgeIds: edgeIds }),
@@ -126,8 +131,19 @@ export function createWorkshopStore(initial: WorkshopDoc, clock: () => number = 
           },
           moveNodes: (positions) => edit((doc) => moveNodes(doc, positions)),
           setField: (nodeId, key, value) => edit((doc) => setConfigField(doc, nodeId, key, value), `${nodeId}.${key}`),
-          setSettings: (patch, fieldKey) =>
-            edit((doc) => ({ ...doc, settings: { ...doc.settings, ...patch } }), `settings.${fieldKey ?? Object.keys(patch).join(',')}`),
+          setSettings: (patch, fieldKey) => {
+            edit((doc) => ({ ...doc, settings: { ...doc.settings, ...patch } }), `settings.${fieldKey ?? Object.keys(patch).join(',')}`);
+            const { untouched, doc } = get();
+            if (fieldKey === 'query_params.add') set({ untouched: [...untouched, `query_params.${doc.settings.query_params.length - 1}.key`] });
+            // Rows shift on removal; a remaining new row simply shows its findings.
+            else if (fieldKey === 'query_params.remove') set({ untouched: [] });
+            else if (fieldKey && untouched.includes(fieldKey)) get().touch(fieldKey);
+          },
+          touch: (fieldKey) => {
+            const { untouched } = get();
+            if (untouched.length === 0) return;
+            set({ untouched: fieldKey === undefined ? [] : untouched.filter((key) => key !== fieldKey) });
+          },
           copy: () => {
             const clipboard = copyNodes(get().doc, get().selectedNodeIds);
             if (clipboard) set({ clipboard });
