@@ -146,6 +146,8 @@ test('Tidy up lays a piled-up flow out with no overlapping blocks, true branch a
   await node(page, 'GET /piled').waitFor();
   await page.getByRole('button', { name: 'Tidy up' }).click();
   await page.getByRole('button', { name: 'Undo' }).and(page.locator(':enabled')).waitFor();
+  // The canvas draws only the blocks in view: wait until the fit after Tidy up shows all twelve.
+  await page.locator('[aria-roledescription="node"]').nth(11).waitFor();
 
   const boxes = await page.locator('[aria-roledescription="node"]').evaluateAll((elements) =>
     elements.map((element) => ({ name: element.getAttribute('aria-label'), ...element.getBoundingClientRect().toJSON() })),

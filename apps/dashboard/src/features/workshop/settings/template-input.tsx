@@ -1,7 +1,7 @@
 import { autocompletion, closeBrackets, completionKeymap } from '@codemirror/autocomplete';
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { Compartment, EditorState } from '@codemirror/state';
-import { EditorView, keymap, placeholder as placeholderText } from '@codemirror/view';
+import { EditorView, keymap, placeholder as placeholderText, tooltips } from '@codemirror/view';
 import type { ReferenceSuggestion } from '@flowgate/flow-engine';
 import { useEffect, useRef } from 'react';
 import type { ControlProps } from './field-shell';
@@ -14,6 +14,14 @@ interface TemplateInputProps {
   suggestions(): readonly ReferenceSuggestion[];
   placeholder?: string;
 }
+
+/** The completion list keeps inside the settings panel (it is shifted left, never past its edge). */
+const insidePanel = tooltips({
+  tooltipSpace: (view) => {
+    const panel = view.dom.closest('.ws-settings')?.getBoundingClientRect();
+    return panel ?? { top: 0, left: 0, bottom: window.innerHeight, right: window.innerWidth };
+  },
+});
 
 const theme = EditorView.theme({
   '&': { fontSize: '13px' },
@@ -42,6 +50,7 @@ export function TemplateInput({ control, value, onChange, suggestions, placehold
           history(),
           closeBrackets(),
           EditorView.lineWrapping,
+          insidePanel,
           autocompletion({ override: [referenceCompletion(() => latest.current.suggestions())], icons: false }),
           keymap.of([...completionKeymap, ...defaultKeymap, ...historyKeymap]),
           placeholder ? placeholderText(placeholder) : [],

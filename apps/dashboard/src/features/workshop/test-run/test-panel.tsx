@@ -31,8 +31,13 @@ export function TestPanel({ projectId, endpointId, replay, onClose }: TestPanelP
   const ids = { problem: useId() };
   const answerRef = useRef<HTMLDivElement>(null);
   const formRef = useRef<HTMLFormElement>(null);
+  const panelRef = useRef<HTMLElement>(null);
   const hasBody = BODY_METHODS.has(settings.method);
 
+  // The panel opens at the top of its form (not wherever a previous panel's scroll left it).
+  useEffect(() => {
+    if (panelRef.current) panelRef.current.scrollTop = 0;
+  }, []);
   // The canvas shows the trace while the panel is open.
   useEffect(() => () => useTraceStore.getState().clear(), []);
   useEffect(() => setForm((current) => (current.method === settings.method ? current : { ...current, method: settings.method })), [settings.method]);
@@ -70,7 +75,7 @@ export function TestPanel({ projectId, endpointId, replay, onClose }: TestPanelP
   };
 
   return (
-    <section className="ws-test tr-panel" aria-label="Test">
+    <section ref={panelRef} className="ws-test tr-panel" aria-label="Test">
       <h2 className="ws-panel-title">Test</h2>
       <form ref={formRef} className="ws-form tr-form" onSubmit={submit}>
         <Field label="Method">{(id) => <input id={id} type="text" value={settings.method} readOnly />}</Field>
