@@ -27,6 +27,17 @@ const middle = async (locator: Locator) => {
   return box ? box.y + box.height / 2 : NaN;
 };
 
+/** A project with one endpoint (Start → Respond) deployed through the page; its id. */
+async function deployedEndpoint(page: Page): Promise<string> {
+  const { projectId } = await signedInProject(page, suite().stack);
+  await newEndpoint(page, projectId);
+  await node(page, 'GET /endpoint-1').click();
+  await addFromPool(page, 'Respond');
+  await page.getByRole('button', { name: 'Deploy' }).click();
+  await page.getByRole('status').filter({ hasText: /^Live$/ }).waitFor();
+  return projectId;
+}
+
 test('blocks added from the pool are shown together with the start block', async ({ page }) => {
   const { projectId } = await signedInProject(page, suite().stack);
   await newEndpoint(page, projectId);
@@ -38,12 +49,7 @@ test('blocks added from the pool are shown together with the start block', async
 });
 
 test('after Deploy the toolbar keeps to one line at 1280 and 1024 px, and the URL can be copied', async ({ page }) => {
-  const { projectId } = await signedInProject(page, suite().stack);
-  await newEndpoint(page, projectId);
-  await node(page, 'GET /endpoint-1').click();
-  await addFromPool(page, 'Respond');
-  await page.getByRole('button', { name: 'Deploy' }).click();
-  await page.getByRole('status').filter({ hasText: /^Live$/ }).waitFor();
+  await deployedEndpoint(page);
   const toolbar = page.getByRole('toolbar', { name: 'Workshop' });
   for (const width of [1280, 1024]) {
     await page.setViewportSize({ width, height: 800 });
@@ -54,12 +60,7 @@ test('after Deploy the toolbar keeps to one line at 1280 and 1024 px, and the UR
 });
 
 test('at phone width the endpoint list and the API docs do not scroll sideways', async ({ page }) => {
-  const { projectId } = await signedInProject(page, suite().stack);
-  await newEndpoint(page, projectId);
-  await node(page, 'GET /endpoint-1').click();
-  await addFromPool(page, 'Respond');
-  await page.getByRole('button', { name: 'Deploy' }).click();
-  await page.getByRole('status').filter({ hasText: /^Live$/ }).waitFor();
+  const projectId = await deployedEndpoint(page);
   await page.setViewportSize({ width: 390, height: 844 });
   for (const [path, ready] of [
     ['endpoints', page.getByRole('table')],
