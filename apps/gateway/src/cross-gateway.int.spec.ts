@@ -30,7 +30,8 @@ describe.each<RedisBackendKind>(['single Redis', 'Redis Cluster'])('gateway on %
   let sendgrid: StandIn;
 
   beforeAll(async () => {
-    backend = await startRedisBackend(kind);
+    // Database 11 of the single Redis: this suite watches fg:epoch, which other suites reset.
+    backend = await startRedisBackend(kind, { database: 11 });
     redis = backend.client();
     publisher = new TestPublisher(redis);
     remote = await startStandIn((_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(ONE_PIXEL_PNG));
@@ -60,6 +61,15 @@ describe.each<RedisBackendKind>(['single Redis', 'Redis Cluster'])('gateway on %
       `${host}${path} → ${JSON.stringify(expected)} on both gateways`,
       2000,
     );
+  /** Visibility delays of deploys (printed, not asserted: the contract's 100 ms is a figure to watch, not a timed test). */
+  const visibleAfterMs: number[] = [];
+  const deployedEverywhere = async (host: string, path: string, expected: unknown, writtenAt: number) => {
+    await servedEverywhere(host, path, expected);
+    visibleAfterMs.push(Date.now() - writtenAt);
+  };
+  afterAll(() => {
+    if (visibleAfterMs.length) process.stdout.write(`[cross-gateway ${kind}] deploy/rollback/undeploy visible on both gateways after ${visibleAfterMs.join(', ')} ms (poll every 10 ms)\n`);
+  });
 
   it('serves deploy, redeploy, rollback and undeploy on every gateway right after the write', async () => {
     const v1 = publishedRoute({ path: '/status', blocks: [respond({ version: 1 })] });
@@ -69,14 +79,17 @@ describe.each<RedisBackendKind>(['single Redis', 'Redis Cluster'])('gateway on %
     expect(bodies(await onBoth(host, '/status'))).toEqual([{ version: 1 }, { version: 1 }]);
 
     const v2 = publishedRoute({ path: '/status', endpoint_id: v1.endpoint_id, version: 2, blocks: [respond({ version: 2 })] });
+    let writtenAt = Date.now();
     await publisher.publish({ ...project, revision: 2, routes: [v2] });
-    await servedEverywhere(host, '/status', { version: 2 });
+    await deployedEverywhere(host, '/status', { version: 2 }, writtenAt);
 
+    writtenAt = Date.now();
     await publisher.publish({ ...project, revision: 3, routes: [v1] }); // rollback = redeploy of version 1
-    await servedEverywhere(host, '/status', { version: 1 });
+    await deployedEverywhere(host, '/status', { version: 1 }, writtenAt);
 
+    writtenAt = Date.now();
     await publisher.publish({ ...project, revision: 4, routes: [] }); // undeploy
-    await servedEverywhere(host, '/status', { success: false, code: 'endpoint_not_found', message: 'No endpoint at /status' });
+    await deployedEverywhere(host, '/status', { success: false, code: 'endpoint_not_found', message: 'No endpoint at /status' }, writtenAt);
   });
 
   it('moves a project to a new subdomain: the new address serves and the old one is 404 everywhere', async () => {

@@ -32,14 +32,25 @@ export interface RedisBackend {
   stop(): Promise<void>;
 }
 
-export async function startRedisBackend(kind: RedisBackendKind): Promise<RedisBackend> {
-  const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+export interface RedisBackendOptions {
+  /**
+   * Single Redis only: a database of the suite's own. `fg:epoch` and `fg:config-seq` are one key
+   * per Redis, and other suites running at the same time reset them (the control plane's
+   * lost-state tests); a suite that watches them needs a keyspace nobody else writes.
+   */
+  database?: number;
+}
+
+export async function startRedisBackend(kind: RedisBackendKind, options: RedisBackendOptions = {}): Promise<RedisBackend> {
+  const shared = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+  if (options.database !== undefined) shared.pathname = `/${options.database}`;
+  const url = shared.toString();
   const cluster = kind === 'Redis Cluster' ? await startLocalRedisCluster() : null;
   const target: RedisTarget = { url, clusterNodes: cluster ? cluster.nodes.split(',') : null };
   return {
     kind,
     target,
-    env: cluster ? { REDIS_CLUSTER_NODES: cluster.nodes } : {},
+    env: cluster ? { REDIS_CLUSTER_NODES: cluster.nodes } : options.database !== undefined ? { REDIS_URL: url } : {},
     cluster,
     client: (options) => createRedisClient(target, options),
     stop: async () => cluster?.stop(),
