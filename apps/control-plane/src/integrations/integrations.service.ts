@@ -75,9 +75,17 @@ export class IntegrationsService {
     return viewOf(record, this.secrets.open(record.secretEncrypted) === null);
   }
 
-  /** The integrations exactly as the gateways receive them (a secret no key opens: not configured), for test runs. */
-  async published(projectId: string): Promise<PublishedIntegrations> {
-    return publishedIntegrationsOf(await this.integrations.list(projectId), (stored) => sealForGateways(this.secrets, stored));
+  /**
+   * For a test run, from one read: the integrations exactly as the gateways receive them (a secret
+   * no key opens: not configured) and the email integration's domains for the Send Email From check.
+   */
+  async forTestRun(projectId: string): Promise<{ published: PublishedIntegrations; emailVerifiedDomains: string[] | undefined }> {
+    const records = await this.integrations.list(projectId);
+    const email = records.find((record) => record.kind === 'email');
+    return {
+      published: publishedIntegrationsOf(records, (stored) => sealForGateways(this.secrets, stored)),
+      emailVerifiedDomains: email ? settingsOf(email).verified_domains : undefined,
+    };
   }
 
   /** Domains of the email integration, for the Send Email From check at Deploy. */

@@ -45,12 +45,12 @@ export class TestRunsService {
     const draft = await this.endpoints.require(projectId, endpointId);
     await this.throttle.reserve(accountId);
     const settings = { ...settingsOf(draft), ...definedOnly(input.settings ?? {}) };
-    const context = { email_verified_domains: await this.integrations.emailVerifiedDomains(projectId) };
+    const { published: integrations, emailVerifiedDomains } = await this.integrations.forTestRun(projectId);
+    const context = { email_verified_domains: emailVerifiedDomains };
     const outcome = this.compiler.compile(input.flow ?? flowOf(draft), settings, context);
     if (!outcome.ok) throw new AppError('invalid_flow', 'The flow cannot run; fix the errors listed in details', outcome.diagnostics);
     const request = flowRequestOf(input.request, settings);
     const prepared = prepareFlow(outcome.compiled as Parameters<typeof prepareFlow>[0]);
-    const integrations = await this.integrations.published(projectId);
     const ports = this.ports.forProject({ id: project.id, subdomain: project.subdomain, integrations }, input.send_email);
     const tracer = new TraceRecorder();
     const startedAt = performance.now();
