@@ -2,18 +2,12 @@
 // OpenAPI types: a changed control-plane DTO changes these and the typecheck points at every use.
 import type * as Api from './generated/openapi';
 
-export type { Operations } from './generated/openapi';
 export type User = Api.MeResponseDto['user'];
-export type Session = Api.SessionResponseDto;
 export type Project = Api.ProjectDto;
 export type ProjectChanges = Api.UpdateProjectDto;
 export type NewProject = Api.CreateProjectDto;
-export type SubdomainAvailability = Api.SubdomainAvailabilityDto;
 export type Endpoint = Api.EndpointDto;
 export type EndpointInput = Api.SaveEndpointDto;
-export type EndpointWithDiagnostics = Api.EndpointWithDiagnosticsDto;
-export type Diagnostic = Api.EndpointWithDiagnosticsDto['diagnostics'][number];
-export type Version = Api.VersionDto;
 export type ApiKey = Api.ApiKeyListDto['items'][number];
 export type NewApiKey = Api.CreateApiKeyDto;
 export type CreatedApiKey = Api.CreatedApiKeyDto;
@@ -21,7 +15,5 @@ export type Integration = Api.IntegrationDto;
 export type TextGenerationInput = Api.PutTextGenerationDto;
 export type EmailInput = Api.PutEmailDto;
 export type LogEntry = Api.LogPageDto['items'][number];
-export type LogPage = Api.LogPageDto;
 export type LogDetail = Api.LogDetailDto;
 export type LogStats = Api.LogStatsDto;
-export type Message = Api.MessageResponseDto;

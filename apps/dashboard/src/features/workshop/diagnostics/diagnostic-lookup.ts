@@ -14,7 +14,5 @@ export function mergeProblems(local: readonly Diagnostic[], server: readonly Dia
 export const atField = (diagnostics: readonly Diagnostic[], nodeId: string | null, field: string): Diagnostic[] =>
   diagnostics.filter((d) => d.node_id === nodeId && d.field !== null && (d.field === field || d.field.startsWith(`${field}.`)));
 
-export const forNode = (diagnostics: readonly Diagnostic[], nodeId: string): Diagnostic[] => diagnostics.filter((d) => d.node_id === nodeId);
-
 /** Findings that name no block: the endpoint settings (shown on the start block) or the flow as a whole. */
 export const forSettings = (diagnostics: readonly Diagnostic[]): Diagnostic[] => diagnostics.filter((d) => d.node_id === null);
