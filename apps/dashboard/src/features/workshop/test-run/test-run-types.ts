@@ -1,10 +1,9 @@
-import type { LogDetailDto, TestRunInputDto, TestRunResultDto } from '../../../api/generated/openapi';
+import type { TestRunInputDto, TestRunResultDto } from '../../../api/generated/openapi';
 
 /** DESIGN.md "Test runs": what `POST …/test-runs` takes and answers. */
 export type TestRunBody = TestRunInputDto;
 export type TestRunResult = TestRunResultDto;
 export type TraceEntry = TestRunResultDto['trace'][number];
-export type LogDetail = LogDetailDto;
 
 export const SKIP_REASONS: Record<NonNullable<TraceEntry['skipped_reason']>, string> = {
   integration_not_configured: 'integration not configured',

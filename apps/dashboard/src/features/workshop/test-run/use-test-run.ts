@@ -1,7 +1,8 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '../../../api/client';
 import { queryKeys } from '../../../api/query-keys';
-import type { LogDetail, TestRunBody, TestRunResult } from './test-run-types';
+import type { LogDetail } from '../../../api/types';
+import type { TestRunBody, TestRunResult } from './test-run-types';
 
 /** `POST …/test-runs`: runs the editor's flow with the panel's request. */
 export function useTestRun(projectId: string, endpointId: string) {
