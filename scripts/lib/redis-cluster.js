@@ -14,6 +14,7 @@ const fs = require('node:fs');
 const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
+const { isAlive } = require('./liveness');
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -86,15 +87,6 @@ function clusterNodes(port) {
 
 const DIR_PREFIX = 'flowgate-redis-cluster-';
 
-function alivePid(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Clusters whose owner process died without `stop()` (a killed test run): their nodes are
  * killed and their directories removed, so nothing outlives the run that started it for long.
@@ -108,7 +100,7 @@ function sweepOrphans() {
     } catch {
       continue; // being created right now, or not ours
     }
-    if (alivePid(owner.pid)) continue;
+    if (isAlive(owner.pid)) continue;
     for (const pid of owner.nodes ?? []) {
       try {
         process.kill(pid, 'SIGKILL');
