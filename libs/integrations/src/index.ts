@@ -5,8 +5,7 @@ export { createEgressFetch, createHttpPort, DEFAULT_EGRESS_MAX_BYTES, DEFAULT_EG
 export { applyCssFilter, type RgbaBitmap } from './images/css-filters';
 export { decodeImage, encodePng, ImageDecodeError } from './images/image-codec';
 export { createImagePort, DEFAULT_IMAGE_MAX_BYTES, DEFAULT_IMAGE_MAX_PIXELS, DEFAULT_IMAGE_TTL_SECONDS, type ImagePortOptions } from './images/image-port';
-export { filterImage, type ImageFilterOutcome, type ImageFilterTask } from './images/image-filter';
-export { createHeavyWorkPool, type HeavyWorkPool, type HeavyWorkPoolOptions } from './heavy-work/heavy-work-pool';
+export { createHeavyWorkPool, type HeavyWorkPool } from './heavy-work/heavy-work-pool';
 export { RedisImageStore, type ImageStore, type StoredImage } from './images/image-store';
 export { isImageRequestPath, serveStoredImage } from './images/image-request.handler';
 export { createAnthropicPort, type AnthropicPortOptions } from './anthropic/anthropic-port';
