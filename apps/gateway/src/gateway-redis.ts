@@ -7,7 +7,7 @@ import { KEY_CHECK_LUA } from './auth/key-check.script';
 import type { GatewayConfig } from './config';
 
 /** A key check Redis has not answered by then is refused (503) and, on a single Redis, its connection replaced. */
-export const KEY_CHECK_TIMEOUT_MS = 2000;
+const KEY_CHECK_TIMEOUT_MS = 2000;
 /**
  * On a cluster a call to a slot whose master just died waits while ioredis re-reads the slot
  * map (a quick failover then answers it); 1.3 s leaves room for the rest of the request, so the
