@@ -1,12 +1,13 @@
 import { useState } from 'react';
 import type { Endpoint } from '../../../api/types';
+import { endpointStatus } from '../../endpoints/endpoint-status';
 
 /** Live (with its URL) / Live · changes not deployed / Draft, as the endpoint list shows it. */
 export function StatusTag({ endpoint, dirty }: { endpoint: Endpoint; dirty: boolean }) {
   const [copied, setCopied] = useState(false);
   const live = endpoint.status === 'live';
-  const pending = live && (endpoint.has_undeployed_changes || dirty);
-  const text = !live ? 'Draft' : pending ? 'Live · changes not deployed' : 'Live';
+  const text = endpointStatus({ status: endpoint.status, has_undeployed_changes: endpoint.has_undeployed_changes || dirty });
+  const pending = text === 'Live · changes not deployed';
   const copy = async () => {
     if (!endpoint.live_url) return;
     await navigator.clipboard?.writeText(endpoint.live_url).catch(() => undefined);
