@@ -27,12 +27,12 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { Redis } from 'ioredis';
-import { publishedRoute, TestPublisher, type Block } from '../apps/gateway/src/testing/publication';
+import { type Block, freePort, publishedRoute, TestPublisher } from '@flowgate/testing';
 import { buildForBench } from './gateway/build';
 import { startBenchCluster, type BenchCluster } from './gateway/cluster';
 import { load, type LoadResult } from './gateway/load';
 import { startNodeRed } from './gateway/node-red';
-import { cpuSeconds, freePort, get, kafkaBrokerPid, sampleRss, startProcess, waitUntilServing, type Service } from './gateway/processes';
+import { cpuSeconds, get, kafkaBrokerPid, sampleRss, startProcess, waitUntilServing, type Service } from './gateway/processes';
 
 const ROOT = path.resolve(__dirname, '..');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);

@@ -2,8 +2,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 
-export { freePort } from '../../apps/gateway/src/testing/free-port';
-
 export interface Service {
   name: string;
   child: ChildProcess;

@@ -2,8 +2,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
 
-export { freePort } from '../support/ports';
-
 const ROOT = path.resolve(__dirname, '../..');
 
 export interface AppProcess {
@@ -95,16 +93,4 @@ export function request(
     req.on('error', reject);
     req.end(payload);
   });
-}
-
-/** Polls `probe` until it returns a value, up to `timeoutMs`; the last value is returned either way. */
-export async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T | undefined> {
-  const deadline = Date.now() + timeoutMs;
-  let last: T | undefined;
-  while (Date.now() < deadline) {
-    last = await probe();
-    if (last !== undefined) return last;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return last;
 }

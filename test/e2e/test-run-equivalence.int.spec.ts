@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { startTestApp, type TestAccount, type TestApp } from '../../apps/control-plane/src/testing/test-app';
 import type { Gateway } from '../../apps/gateway/src/gateway';
 import { startGateway } from '../../apps/gateway/src/testing/gateway-harness';
-import { call } from '../../apps/gateway/src/testing/http-call';
+import { call } from '@flowgate/testing';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

@@ -19,10 +19,10 @@ import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { Redis } from 'ioredis';
-import { publishedRoute, respond, TestPublisher, type Block } from '../../apps/gateway/src/testing/publication';
+import { type Block, freePort, publishedRoute, respond, TestPublisher } from '@flowgate/testing';
 import { buildForBench } from '../../bench/gateway/build';
 import { load, type LoadResult } from '../../bench/gateway/load';
-import { freePort, get, startProcess, waitUntilServing, type Service } from '../../bench/gateway/processes';
+import { get, startProcess, waitUntilServing, type Service } from '../../bench/gateway/processes';
 import type { NoiseConfig, NoiseLane, NoiseMessage } from './noise';
 
 const ROOT = path.resolve(__dirname, '../..');

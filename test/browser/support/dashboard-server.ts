@@ -2,7 +2,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type AppProcess, freePort, waitReady } from '../../e2e/stack-process';
+import { freePort } from '@flowgate/testing';
+import { type AppProcess, waitReady } from '../../e2e/stack-process';
 
 const ROOT = path.resolve(__dirname, '../../..');
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { type AppProcess, freePort, spawnApp, waitReady } from '../../e2e/stack-process';
+import { freePort } from '@flowgate/testing';
+import { type AppProcess, spawnApp, waitReady } from '../../e2e/stack-process';
 import { startDashboard } from './dashboard-server';
 
 export interface BrowserStack {
