@@ -4,7 +4,8 @@
 // - dashboard: the dashboard's components, `*.spec.tsx`, in jsdom;
 // - integration: `*.int.spec.ts(x)`, against the real PostgreSQL, Redis and Kafka that
 //   test/global-setup.js starts or reuses.
-// `npx jest` runs all three; `npm run test:unit` runs the first two (`--selectProjects unit dashboard`).
+// `npx jest` runs all three; `npm run test:unit` runs the first two (`--selectProjects unit dashboard --`:
+// paths go after the `--`, or Jest reads them as more project names and runs every test).
 const fs = require('node:fs');
 const swcrc = JSON.parse(fs.readFileSync(`${__dirname}/.swcrc`, 'utf8'));
 delete swcrc.$schema;

@@ -27,12 +27,12 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { Redis } from 'ioredis';
-import { type Block, freePort, publishedRoute, TestPublisher } from '@flowgate/testing';
+import { type AppProcess, type Block, freePort, publishedRoute, startProcess, TestPublisher, waitReady } from '@flowgate/testing';
 import { buildForBench } from './gateway/build';
 import { startBenchCluster, type BenchCluster } from './gateway/cluster';
 import { load, type LoadResult } from './gateway/load';
 import { startNodeRed } from './gateway/node-red';
-import { cpuSeconds, get, kafkaBrokerPid, sampleRss, startProcess, waitUntilServing, type Service } from './gateway/processes';
+import { cpuSeconds, get, kafkaBrokerPid, sampleRss } from './gateway/processes';
 
 const ROOT = path.resolve(__dirname, '..');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -117,7 +117,7 @@ async function main(): Promise<void> {
   const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
   const redis = new Redis(redisUrl);
   const publisher = new TestPublisher(redis);
-  const services: Service[] = [];
+  const services: AppProcess[] = [];
   let nodeRedCleanup = (): void => undefined;
   let benchCluster: BenchCluster | null = null;
   try {
@@ -156,10 +156,10 @@ async function main(): Promise<void> {
       services.push(nodeRed);
     }
     await Promise.all([
-      waitUntilServing(rawProcess, rawPort, '/'),
-      waitUntilServing(gateway, gatewayPort, '/api/shout?name=bench', { host }),
-      nodeRed && waitUntilServing(nodeRed, nodeRedPort, '/shout?name=bench'),
-      clusterGateway && waitUntilServing(clusterGateway, clusterGatewayPort, '/api/shout?name=bench', { host }),
+      waitReady(rawProcess, `http://127.0.0.1:${rawPort}/`),
+      waitReady(gateway, `http://127.0.0.1:${gatewayPort}/api/shout?name=bench`, 60_000, { host }),
+      nodeRed && waitReady(nodeRed, `http://127.0.0.1:${nodeRedPort}/shout?name=bench`),
+      clusterGateway && waitReady(clusterGateway, `http://127.0.0.1:${clusterGatewayPort}/api/shout?name=bench`, 60_000, { host }),
     ]);
 
     process.stdout.write(

@@ -7,8 +7,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { waitFor } from '@flowgate/testing';
-import { request } from '../e2e/stack-process';
+import { request, waitFor } from '@flowgate/testing';
 import { browserSuite } from './support/browser-test';
 import { SCREENSHOT_DIR } from './support/session';
 

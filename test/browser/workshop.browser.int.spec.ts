@@ -2,8 +2,7 @@
  * The Workshop in a real Chromium against the real stack: the README's hello flow built through
  * the UI only, saved with the keyboard, deployed and called through the gateway.
  */
-import { waitFor } from '@flowgate/testing';
-import { request } from '../e2e/stack-process';
+import { request, waitFor } from '@flowgate/testing';
 import { browserSuite } from './support/browser-test';
 import { diagnose } from '../../apps/dashboard/src/features/workshop/diagnostics/diagnose';
 import { saveBody } from '../../apps/dashboard/src/features/workshop/model/endpoint-doc';

@@ -4,8 +4,7 @@
  * plane's /v1 and the project's own address on the gateways.
  */
 import { randomBytes } from 'node:crypto';
-import { freePort, waitFor } from '@flowgate/testing';
-import { request, spawnApp, waitReady, type AppProcess } from './stack-process';
+import { type AppProcess, freePort, request, spawnApp, waitFor, waitReady } from '@flowgate/testing';
 
 jest.setTimeout(180_000);
 

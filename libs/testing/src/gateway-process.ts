@@ -1,57 +1,17 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
-
-const ROOT = path.resolve(__dirname, '../../..');
+import { spawnApp, waitForOutput, type AppProcess } from './processes';
 
 /** A Kafka topic name of the test's own for a gateway's request logs. */
 export const uniqueTopic = (): string => `flowgate.test.gateway.${randomBytes(6).toString('hex')}`;
 
-export interface GatewayProcess {
+export interface GatewayProcess extends AppProcess {
   url: string;
   port: number;
-  child: ChildProcess;
-  output(): string;
-  /** SIGTERM, then waits for the exit code. */
-  stop(): Promise<number | null>;
 }
 
-/** A gateway as its own process (`node scripts/run-ts.js apps/gateway/src/main.ts`). */
-export function spawnGateway(env: Record<string, string> = {}): Promise<GatewayProcess> {
-  const child = spawn(process.execPath, ['scripts/run-ts.js', 'apps/gateway/src/main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, GATEWAY_PORT: '0', GATEWAY_HOST: '127.0.0.1', KAFKA_LOG_TOPIC: uniqueTopic(), LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`gateway process did not start:\n${output}`));
-    }, 45_000);
-    const onData = (chunk: Buffer): void => {
-      output += chunk.toString();
-      const match = /"port":(\d+).*gateway listening/.exec(output);
-      if (!match) return;
-      clearTimeout(timer);
-      const port = Number(match[1]);
-      resolve({
-        url: `http://127.0.0.1:${port}`,
-        port,
-        child,
-        output: () => output,
-        stop: async () => {
-          if (child.exitCode === null) child.kill('SIGTERM');
-          return exited;
-        },
-      });
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`gateway process exited with ${code}:\n${output}`));
-    });
-  });
+/** A gateway as its own process on a port the OS picks, writing its logs to a topic of its own. */
+export async function spawnGateway(env: Record<string, string> = {}): Promise<GatewayProcess> {
+  const app = spawnApp('gateway', { GATEWAY_PORT: '0', GATEWAY_HOST: '127.0.0.1', KAFKA_LOG_TOPIC: uniqueTopic(), LOG_LEVEL: 'info', ...env });
+  const [, port] = await waitForOutput(app, /"port":(\d+).*gateway listening/);
+  return { ...app, url: `http://127.0.0.1:${port}`, port: Number(port) };
 }

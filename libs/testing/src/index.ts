@@ -8,6 +8,7 @@ export * from './kafka';
 export * from './polling';
 export * from './ports';
 export * from './private-redis';
+export * from './processes';
 export * from './publication';
 export * from './raw-exchange';
 export * from './redis-backend';

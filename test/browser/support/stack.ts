@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { freePort } from '@flowgate/testing';
-import { type AppProcess, spawnApp, waitReady } from '../../e2e/stack-process';
+import { type AppProcess, freePort, spawnApp, waitReady } from '@flowgate/testing';
 import { startDashboard } from './dashboard-server';
 
 export interface BrowserStack {
