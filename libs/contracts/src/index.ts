@@ -4,3 +4,4 @@ export * from './error-codes';
 export * from './api-key-format';
 export * from './json-depth';
 export * from './data-tables';
+export * from './secrets';
