@@ -20,7 +20,7 @@ const path = require('node:path');
 const root = path.resolve(__dirname, '..');
 
 /** What the apps load: their sources and the libraries (the generated Prisma client included). */
-const SOURCE_DIRS = ['apps/control-plane/src', 'apps/gateway/src', 'apps/log-ingest/src', 'apps/worker/src', 'libs/contracts/src', 'libs/db/src', 'libs/flow-engine/src', 'libs/integrations/src', 'libs/platform/src'];
+const SOURCE_DIRS = ['apps/control-plane/src', 'apps/gateway/src', 'apps/log-ingest/src', 'apps/worker/src', 'libs/contracts/src', 'libs/data-tables/src', 'libs/db/src', 'libs/flow-engine/src', 'libs/integrations/src', 'libs/platform/src'];
 
 /** Specs stay out of the build. (A library's `testing/` helpers are compiled: a barrel may export one.) */
 const isTestFile = (name) => /\.(spec|test)\.tsx?$/.test(name) || name.endsWith('.d.ts');
