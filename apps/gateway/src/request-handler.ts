@@ -219,6 +219,7 @@ export class RequestHandler {
       durationMs: Math.round(durationMs * 1000) / 1000,
       keyId: res.keyId,
       arrivalMs: res.arrivalMs,
+      preview: res.preview,
     });
     this.deps.logs.pushSerialized(res.projectId, json);
   }

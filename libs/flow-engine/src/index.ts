@@ -9,6 +9,7 @@ export { settingsMessage } from './diagnostics/settings-message';
 export { validateFlow, compileFlow } from './compile/compile-flow';
 export type { CompileInput, CompileResult } from './compile/compile-flow';
 export { referencesAt } from './compile/reference-scope';
+export { secretsReadBy } from './compile/secrets-read';
 export type { ReferenceSuggestion } from './compile/reference-scope';
 export { compiledFlowSchema, COMPILED_FLOW_FORMAT } from './compile/compiled-flow';
 export type { CompiledFlow } from './compile/compiled-flow';

@@ -4,7 +4,7 @@ import type { FlowLimits } from './flow-limits';
 import type { FlowRequest, FlowResult, MemoryAccount } from './flow-io';
 import type { SkipReason } from './flow-tracer';
 import { Interrupt } from './interrupt';
-import { RunInterrupted, RunMemoryExceeded, ValueTooLarge } from './run-errors';
+import { BlockFailure, RunInterrupted, RunMemoryExceeded, ValueTooLarge } from './run-errors';
 import { formatCount, valueSize } from './value-size';
 
 /** How a run is bounded: its limits, and the queue it waits in when its slice is used up. */
@@ -89,6 +89,16 @@ export class FlowRun {
   now(): Date {
     if (this.time === null) this.time = this.ports.now ? this.ports.now() : new Date();
     return this.time;
+  }
+
+  /**
+   * `{secrets.NAME}`: the value the caller gave the run. A name the project no longer has (a
+   * secret deleted while a live flow reads it) fails the block; the message names the secret only.
+   */
+  secret(name: string): string {
+    const value = this.ports.secrets?.get(name);
+    if (value === undefined) throw new BlockFailure(`the secret ${name} does not exist (it was deleted); add it again in Settings → Secrets`);
+    return value;
   }
 
   uuid(): string {

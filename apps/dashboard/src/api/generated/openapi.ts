@@ -220,6 +220,8 @@ export type LogDetailDto = {
   key_id: string | null;
   /** Error code of the answer, null on success */
   code: string | null;
+  /** Served on the live address or the preview address */
+  environment: "live" | "preview";
   /** The endpoint that answered, null when none matched */
   endpoint_id: string | null;
   /** Name of the API key used; null without a key or once the key is deleted */
@@ -250,6 +252,8 @@ export type LogPageDto = {
     key_id: string | null;
     /** Error code of the answer, null on success */
     code: string | null;
+    /** Served on the live address or the preview address */
+    environment: "live" | "preview";
   }>;
   /** Older entries (Next); null on the last page */
   next_cursor: string | null;
@@ -698,7 +702,7 @@ export interface Operations {
   };
   "GET /v1/projects/{projectId}/logs": {
     params: { projectId: string };
-    query: { endpoint?: string; status?: string; method?: string; from?: string; to?: string; limit?: number; cursor?: string };
+    query: { environment?: "live" | "preview"; endpoint?: string; status?: string; method?: string; from?: string; to?: string; limit?: number; cursor?: string };
     body: never;
     response: LogPageDto;
   };
@@ -710,7 +714,7 @@ export interface Operations {
   };
   "GET /v1/projects/{projectId}/logs/stats": {
     params: { projectId: string };
-    query: { from?: string; to?: string; interval?: number; endpoint?: string; status?: string; method?: string };
+    query: { environment?: "live" | "preview"; from?: string; to?: string; interval?: number; endpoint?: string; status?: string; method?: string };
     body: never;
     response: LogStatsDto;
   };
