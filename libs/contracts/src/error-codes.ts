@@ -29,6 +29,7 @@ export const ERROR_STATUS = {
   headers_too_large: 431,
   value_too_large: 422,
   invalid_value: 422,
+  run_memory_exceeded: 422,
   rate_limited: 429,
   too_many_attempts: 429,
   internal_error: 500,

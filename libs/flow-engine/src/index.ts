@@ -16,7 +16,7 @@ export type { CompiledFlow } from './compile/compiled-flow';
 export { prepareFlow } from './execute/prepare-flow';
 export type { PreparedFlow } from './execute/prepare-flow';
 export { executeFlow, runFlow } from './execute/execute-flow';
-export type { FlowRequest, FlowResult, ExecuteOptions } from './runtime/flow-io';
+export type { FlowRequest, FlowResult, ExecuteOptions, MemoryAccount } from './runtime/flow-io';
 export type { FlowTracer, TracedBlock, SkipReason } from './runtime/flow-tracer';
 export type { FlowLimits } from './runtime/flow-limits';
 export { FairScheduler } from './runtime/fair-scheduler';
