@@ -44,6 +44,10 @@ const oddValue = fc.oneof(
     '2026-13-01T10:00:00.000Z',
     '2026-11-24T10:00:00.000',
     '2026-11-24 10:00:00.000Z',
+    'live',
+    'preview',
+    'Live',
+    'staging',
   ),
   fc.string({ maxLength: 40 }),
   fc.double(),
@@ -59,9 +63,10 @@ describe('fastCheckRequestLogEvent', () => {
   it('returns a valid event exactly as zod does, unknown fields dropped and missing details defaulted', () => {
     const full = valid();
     expect(fastCheckRequestLogEvent(full)).toEqual(requestLogEventSchema.parse(full));
-    const { query, message, error_node_id, ...older } = { ...full, extra: 'dropped' };
-    expect([query, message, error_node_id]).toEqual(['page=2', null, null]);
-    expect(fastCheckRequestLogEvent(older)).toEqual({ ...full, query: '', message: null, error_node_id: null });
+    const { query, message, error_node_id, environment, ...older } = { ...full, extra: 'dropped' };
+    expect([query, message, error_node_id, environment]).toEqual(['page=2', null, null, 'live']);
+    expect(fastCheckRequestLogEvent(older)).toEqual({ ...full, query: '', message: null, error_node_id: null, environment: 'live' });
+    expect(fastCheckRequestLogEvent({ ...full, environment: 'preview' })).toEqual({ ...full, environment: 'preview' });
     expect(fastCheckRequestLogEvent(older)).toEqual(requestLogEventSchema.parse(older));
   });
 

@@ -32,9 +32,13 @@ export const FAST_CHECK_FIELDS = [
   'message',
   'error_node_id',
   'time',
+  'environment',
 ] as const;
 const schemaFields = Object.keys(shape);
 export const fastCheckApplies = schemaFields.length === FAST_CHECK_FIELDS.length && FAST_CHECK_FIELDS.every((field) => schemaFields.includes(field));
+
+/** The environments an event may name (the schema's enum). */
+const ENVIRONMENTS: ReadonlySet<unknown> = new Set(shape.environment.unwrap().options);
 
 const MAX = {
   path: shape.path.maxLength ?? 0,
@@ -80,6 +84,7 @@ export function fastCheckRequestLogEvent(json: unknown): RequestLogEvent | null 
   const query = e.query === undefined ? '' : e.query;
   const message = e.message === undefined ? null : e.message;
   const errorNodeId = e.error_node_id === undefined ? null : e.error_node_id;
+  const environment = e.environment === undefined ? 'live' : e.environment;
   if (
     e.v !== 1 ||
     !patterns.id.test(e.id) ||
@@ -99,7 +104,8 @@ export function fastCheckRequestLogEvent(json: unknown): RequestLogEvent | null 
     !isText(query, MAX.query) ||
     !isTextOrNull(message, MAX.message) ||
     !isTextOrNull(errorNodeId, MAX.errorNodeId) ||
-    !patterns.time.test(e.time)
+    !patterns.time.test(e.time) ||
+    !ENVIRONMENTS.has(environment)
   ) {
     return null;
   }
@@ -118,5 +124,6 @@ export function fastCheckRequestLogEvent(json: unknown): RequestLogEvent | null 
     message,
     error_node_id: errorNodeId,
     time: e.time as string,
+    environment: environment as RequestLogEvent['environment'],
   };
 }

@@ -6,9 +6,9 @@ import { rollupColumns, UPSERT_ROLLUPS, upsertParams } from './request-log.rollu
 // ON CONFLICT on the primary key (time, id) makes a redelivered event a no-op; RETURNING
 // tells which events were really inserted, and only those are added to the rollups.
 const INSERT_COLUMNS = `
-INSERT INTO request_logs (id, time, project_id, endpoint_id, path, method, status, code, duration_ms, key_id, query, message, error_node_id)
+INSERT INTO request_logs (id, time, project_id, endpoint_id, path, method, status, code, duration_ms, key_id, query, message, error_node_id, environment)
 SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::uuid[], $4::uuid[], $5::text[], $6::text[],
-                     $7::smallint[], $8::text[], $9::real[], $10::uuid[], $11::text[], $12::text[], $13::text[])
+                     $7::smallint[], $8::text[], $9::real[], $10::uuid[], $11::text[], $12::text[], $13::text[], $14::text[])
 ON CONFLICT DO NOTHING`;
 const INSERT_ROWS_RETURNING_IDS = `${INSERT_COLUMNS} RETURNING id`;
 
@@ -109,7 +109,7 @@ export class RequestLogRepository {
 }
 
 /**
- * The batch as 13 PostgreSQL array literals, one per column, built here as text: node-postgres
+ * The batch as 14 PostgreSQL array literals, one per column, built here as text: node-postgres
  * would otherwise convert every element through its generic array encoder (escaping each one
  * with a regular expression), which measured ~2 µs per event. UUIDs, ISO times and numbers
  * never need quoting (the event schema has checked their form); text is always quoted.
@@ -129,6 +129,7 @@ function toColumns(events: readonly RequestLogEvent[]): string[] {
     textArray(events, (e) => e.query),
     textArray(events, (e) => e.message),
     textArray(events, (e) => e.error_node_id),
+    textArray(events, (e) => e.environment),
   ];
 }
 
