@@ -14,8 +14,9 @@
 //  5. the shutdown drill: under traffic, `podman stop` (SIGTERM) the gateway, then log-ingest
 //     (a new one takes over): each must exit 0; no answer may be an error, and every answered
 //     request must reach request_logs exactly once;
-//  6. docker-compose.yml: validated with podman-compose (`config`); it is not run (its
-//     postgres/redis/kafka images cannot be pulled here).
+//  6. docker-compose.yml: read by podman-compose (`--dry-run up --no-build`), which must resolve
+//     every app service to the image built here; it is not run (its postgres/redis/kafka images
+//     cannot be pulled here).
 // Exit code 0 when everything held. Containers, database and topics are removed at the end
 // (TEST_IMAGES_KEEP=1 keeps the containers and database for a look).
 'use strict';
