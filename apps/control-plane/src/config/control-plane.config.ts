@@ -108,6 +108,7 @@ const schema = z
       limits: flowLimitsOf(value),
       workerThreads: value.FLOW_WORKER_THREADS,
       workerQueue: value.FLOW_WORKER_QUEUE,
+      workerTaskMs: value.FLOW_WORKER_TASK_MS,
     },
     testRunsPerMinute: value.TEST_RUNS_PER_MINUTE,
     logLevel: value.LOG_LEVEL,
