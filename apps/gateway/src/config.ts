@@ -56,7 +56,7 @@ export const gatewayConfigSchema = z.object({
   DATABASE_URL: env.databaseUrl,
   GATEWAY_LOG_BUFFER_MAX: env.positiveInt(100_000),
   /** How long a request-log event may wait for others before a batch goes to Kafka. */
-  GATEWAY_LOG_LINGER_MS: env.positiveInt(20),
+  GATEWAY_LOG_LINGER_MS: env.positiveInt(50),
   /** How often the gateway compares `fg:config-seq` to catch a missed pub/sub message. */
   GATEWAY_CONFIG_POLL_MS: env.positiveInt(500),
   LOG_LEVEL: env.logLevel,

@@ -27,6 +27,7 @@ export function createFlowPortsContext({ config, redis, secrets, logger }: Gatew
     redisTarget: { url: config.REDIS_URL, clusterNodes: config.REDIS_CLUSTER_NODES },
     workerThreads: config.FLOW_WORKER_THREADS,
     workerQueue: config.FLOW_WORKER_QUEUE,
+    workerTaskMs: config.FLOW_WORKER_TASK_MS,
   };
   // The data database through a pool of DATA_POOL_SIZE; statements end at the flow deadline on the server too.
   const data = createDataPool({

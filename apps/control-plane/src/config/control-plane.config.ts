@@ -113,6 +113,7 @@ const schema = z
       limits: flowLimitsOf(value),
       workerThreads: value.FLOW_WORKER_THREADS,
       workerQueue: value.FLOW_WORKER_QUEUE,
+      workerTaskMs: value.FLOW_WORKER_TASK_MS,
     },
     testRunsPerMinute: value.TEST_RUNS_PER_MINUTE,
     /** Data tables: where the rows are, and the limits of one project (docs/data-tables.md). */
