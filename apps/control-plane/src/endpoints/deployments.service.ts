@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppError, conflict } from '../common/app-error';
 import { Clock } from '../infrastructure/clock';
 import type { Tx } from '../infrastructure/transaction';
+import { TablesService } from '../data-tables/tables.service';
 import { IntegrationsService } from '../integrations/integrations.service';
 import { ProjectsService } from '../projects/projects.service';
 import { PublicationService } from '../publication/publication.service';
@@ -22,6 +23,7 @@ export class DeploymentsService {
     private readonly drafts: EndpointsService,
     private readonly projects: ProjectsService,
     private readonly integrations: IntegrationsService,
+    private readonly tables: TablesService,
     private readonly publication: PublicationService,
     private readonly compiler: FlowCompiler,
     private readonly clock: Clock,
@@ -30,7 +32,7 @@ export class DeploymentsService {
   /** Validates and compiles the draft, freezes it as the next version (unless it equals the live one) and makes it live. */
   async deploy(accountId: string, projectId: string, endpointId: string): Promise<EndpointWithDiagnostics> {
     const project = await this.projects.requireOwned(accountId, projectId);
-    const context = { email_verified_domains: await this.integrations.emailVerifiedDomains(projectId) };
+    const context = { email_verified_domains: await this.integrations.emailVerifiedDomains(projectId), tables: await this.tables.forFlows(projectId) };
     const { endpoint, diagnostics } = await this.publication.changeServing({ projectId, accountId }, async (tx) => {
       const draft = await this.requireIn(tx, projectId, endpointId);
       const outcome = this.compiler.compile(flowOf(draft), settingsOf(draft), context);

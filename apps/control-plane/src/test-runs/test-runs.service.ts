@@ -6,6 +6,7 @@ import { CONFIG, type ControlPlaneConfig } from '../config/control-plane.config'
 import { flowOf, settingsOf } from '../endpoints/endpoint-content';
 import { EndpointsService } from '../endpoints/endpoints.service';
 import { FlowCompiler } from '../endpoints/flow-compiler';
+import { TablesService } from '../data-tables/tables.service';
 import { IntegrationsService } from '../integrations/integrations.service';
 import { ProjectsService } from '../projects/projects.service';
 import type { TestRunInput, TestRunResult } from './dto/test-run.dto';
@@ -31,6 +32,7 @@ export class TestRunsService {
     private readonly projects: ProjectsService,
     private readonly endpoints: EndpointsService,
     private readonly integrations: IntegrationsService,
+    private readonly tables: TablesService,
     private readonly compiler: FlowCompiler,
     private readonly ports: TestRunPorts,
     private readonly throttle: TestRunThrottle,
@@ -46,12 +48,13 @@ export class TestRunsService {
     await this.throttle.reserve(accountId);
     const settings = { ...settingsOf(draft), ...definedOnly(input.settings ?? {}) };
     const { published: integrations, emailVerifiedDomains } = await this.integrations.forTestRun(projectId);
-    const context = { email_verified_domains: emailVerifiedDomains };
+    const tables = await this.tables.forFlows(projectId);
+    const context = { email_verified_domains: emailVerifiedDomains, tables };
     const outcome = this.compiler.compile(input.flow ?? flowOf(draft), settings, context);
     if (!outcome.ok) throw new AppError('invalid_flow', 'The flow cannot run; fix the errors listed in details', outcome.diagnostics);
     const request = flowRequestOf(input.request, settings);
     const prepared = prepareFlow(outcome.compiled as Parameters<typeof prepareFlow>[0]);
-    const ports = this.ports.forProject({ id: project.id, subdomain: project.subdomain, integrations }, input.send_email);
+    const ports = this.ports.forProject({ id: project.id, subdomain: project.subdomain, integrations, tables }, input.send_email);
     const tracer = new TraceRecorder();
     const startedAt = performance.now();
     const result = await runFlow(prepared, request, ports, { ...this.options, tracer });
