@@ -56,6 +56,14 @@ const schema = z
     /** Workshop test runs: the same flow limits and deadline as the gateway, and a per-account rate. */
     ...flowConfigShape,
     TEST_RUNS_PER_MINUTE: env.positiveInt(60),
+    SIGNUP_PER_ADDRESS_PER_HOUR: env.positiveInt(20),
+    /** The limits of one project (docs/control-plane.md "Limits of one project"). */
+    PROJECT_MAX_ENDPOINTS: env.positiveInt(100),
+    PROJECT_MAX_FLOW_BYTES: env.positiveInt(256 * 1024),
+    PROJECT_MAX_LIVE_BYTES: env.positiveInt(2 * 1024 * 1024),
+    SAVES_PER_MINUTE: env.positiveInt(120),
+    DEPLOYS_PER_MINUTE: env.positiveInt(30),
+    IMPORTS_PER_MINUTE: env.positiveInt(30),
     LOG_LEVEL: env.logLevel,
     NODE_ENV: env.nodeEnv,
   })
@@ -110,6 +118,14 @@ const schema = z
       workerQueue: value.FLOW_WORKER_QUEUE,
     },
     testRunsPerMinute: value.TEST_RUNS_PER_MINUTE,
+    signupsPerAddressPerHour: value.SIGNUP_PER_ADDRESS_PER_HOUR,
+    projectLimits: {
+      maxEndpoints: value.PROJECT_MAX_ENDPOINTS,
+      maxFlowBytes: value.PROJECT_MAX_FLOW_BYTES,
+      maxLiveBytes: value.PROJECT_MAX_LIVE_BYTES,
+      /** Per account, in any sliding minute. */
+      perMinute: { save: value.SAVES_PER_MINUTE, deploy: value.DEPLOYS_PER_MINUTE, import: value.IMPORTS_PER_MINUTE },
+    },
     logLevel: value.LOG_LEVEL,
     nodeEnv: value.NODE_ENV,
   }));

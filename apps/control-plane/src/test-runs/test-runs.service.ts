@@ -6,6 +6,7 @@ import { CONFIG, type ControlPlaneConfig } from '../config/control-plane.config'
 import { flowOf, settingsOf } from '../endpoints/endpoint-content';
 import { EndpointsService } from '../endpoints/endpoints.service';
 import { FlowCompiler } from '../endpoints/flow-compiler';
+import { ProjectLimits } from '../endpoints/project-limits';
 import { IntegrationsService } from '../integrations/integrations.service';
 import { ProjectsService } from '../projects/projects.service';
 import type { TestRunInput, TestRunResult } from './dto/test-run.dto';
@@ -34,6 +35,7 @@ export class TestRunsService {
     private readonly compiler: FlowCompiler,
     private readonly ports: TestRunPorts,
     private readonly throttle: TestRunThrottle,
+    private readonly limits: ProjectLimits,
   ) {
     // Its own scheduler: long test flows take turns with each other, as on a gateway.
     const scheduler = new FairScheduler({ maxSliceMs: config.flow.limits.sliceMs, defer: setImmediate });
@@ -43,6 +45,7 @@ export class TestRunsService {
   async run(accountId: string, projectId: string, endpointId: string, input: TestRunInput): Promise<TestRunResult> {
     const project = await this.projects.requireOwned(accountId, projectId);
     const draft = await this.endpoints.require(projectId, endpointId);
+    if (input.flow) this.limits.assertFlowSize(input.flow);
     await this.throttle.reserve(accountId);
     const settings = { ...settingsOf(draft), ...definedOnly(input.settings ?? {}) };
     const { published: integrations, emailVerifiedDomains } = await this.integrations.forTestRun(projectId);

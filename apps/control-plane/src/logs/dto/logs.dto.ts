@@ -26,7 +26,7 @@ export const methodFilterSchema = z
   .toUpperCase()
   .regex(/^[A-Z]{1,16}$/, 'must be an HTTP method such as GET');
 
-export const logsQuerySchema = z.object({
+export const logsQuerySchema = z.strictObject({
   endpoint: optional(z.string().trim().min(1).max(2048)).describe('Endpoint path, e.g. /orders (also matches /api/orders)'),
   status: optional(z.coerce.string().pipe(statusFilterSchema)).describe('HTTP status (500) or class (5xx)'),
   method: optional(methodFilterSchema),
@@ -58,7 +58,7 @@ export const logPageSchema = z.object({
 export type LogPage = z.infer<typeof logPageSchema>;
 export class LogPageDto extends createZodDto(logPageSchema) {}
 
-export const logDetailQuerySchema = z.object({
+export const logDetailQuerySchema = z.strictObject({
   time: optional(z.iso.datetime({ offset: true, error: 'must be an ISO 8601 time with offset' })).describe(
     "The entry's time, when known (a list entry's `time`): finds it directly",
   ),
