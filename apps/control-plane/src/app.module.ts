@@ -11,6 +11,7 @@ import { BodyMediaTypeGuard } from './common/body-media-type';
 import { GlobalExceptionFilter } from './common/exception.filter';
 import { ValidationPipe } from './common/validation';
 import type { ControlPlaneConfig } from './config/control-plane.config';
+import { DataTablesModule } from './data-tables/data-tables.module';
 import { EndpointsModule } from './endpoints/endpoints.module';
 import { HealthModule } from './health/health.module';
 import { InfrastructureModule } from './infrastructure/infrastructure.module';
@@ -51,6 +52,7 @@ export class AppModule {
         TestRunsModule,
         ApiDescriptionModule,
         ApiKeysModule,
+        DataTablesModule,
         LogsModule,
         InternalModule,
       ],
