@@ -53,7 +53,7 @@ export const gatewayConfigSchema = z.object({
   GATEWAY_HEAP_HIGH_PERCENT: z.coerce.number({ error: 'must be a whole number' }).int().min(10).max(95, 'must be at most 95 (percent)').default(70),
   GATEWAY_LOG_BUFFER_MAX: env.positiveInt(100_000),
   /** How long a request-log event may wait for others before a batch goes to Kafka. */
-  GATEWAY_LOG_LINGER_MS: env.positiveInt(20),
+  GATEWAY_LOG_LINGER_MS: env.positiveInt(50),
   /** How often the gateway compares `fg:config-seq` to catch a missed pub/sub message. */
   GATEWAY_CONFIG_POLL_MS: env.positiveInt(500),
   LOG_LEVEL: env.logLevel,

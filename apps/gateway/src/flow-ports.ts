@@ -26,6 +26,7 @@ export function createFlowPortsContext({ config, redis, secrets, logger }: Gatew
     redisTarget: { url: config.REDIS_URL, clusterNodes: config.REDIS_CLUSTER_NODES },
     workerThreads: config.FLOW_WORKER_THREADS,
     workerQueue: config.FLOW_WORKER_QUEUE,
+    workerTaskMs: config.FLOW_WORKER_TASK_MS,
   };
   return createContext({ settings, redis, secrets, logger });
 }

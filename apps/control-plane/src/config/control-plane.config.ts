@@ -121,6 +121,7 @@ const schema = z
       limits: flowLimitsOf(value),
       workerThreads: value.FLOW_WORKER_THREADS,
       workerQueue: value.FLOW_WORKER_QUEUE,
+      workerTaskMs: value.FLOW_WORKER_TASK_MS,
     },
     testRunsPerMinute: value.TEST_RUNS_PER_MINUTE,
     signupsPerAddressPerHour: value.SIGNUP_PER_ADDRESS_PER_HOUR,

@@ -21,6 +21,7 @@ export class TestRunPorts implements OnApplicationShutdown {
         redisTarget: { url: config.redisUrl, clusterNodes: config.redisClusterNodes },
         workerThreads: config.flow.workerThreads,
         workerQueue: config.flow.workerQueue,
+        workerTaskMs: config.flow.workerTaskMs,
       },
       redis,
       secrets,

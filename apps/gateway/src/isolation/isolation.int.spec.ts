@@ -187,3 +187,94 @@ describe('isolation: memory of runs (FLOW_MAX_RUN_BYTES, heap admission)', () =>
     }
   });
 });
+
+describe('isolation: the heavy-work pool shared between projects', () => {
+  const savedEnv = { ...process.env };
+  let redis: Redis;
+  let publisher: TestPublisher;
+  let noisy: PublishedProject;
+  let quiet: PublishedProject;
+  let started: StandIn;
+  let onStarted: () => void = () => undefined;
+  /** Matched in a worker: ~10^8 units of work each (2,035 instructions × 60,000 characters). */
+  const HOG_TEXT = `${'a'.repeat(59_999)}z`;
+  /** An ordinary pattern on 8 KB: over the event loop's budget, so it goes to the pool too. */
+  const FIND_TEXT = 'name@example '.repeat(630);
+
+  beforeAll(async () => {
+    started = await startStandIn((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      onStarted();
+    });
+    process.env.FLOWGATE_EGRESS_ALLOW_CIDRS = '127.0.0.0/8';
+    redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+    publisher = new TestPublisher(redis);
+    noisy = publisher.newProject([
+      publishedRoute({
+        path: '/hog',
+        method: 'POST',
+        blocks: [
+          { type: 'http_request', config: { name: 'started', url: `${started.url}/started` } },
+          { type: 'match_regex', config: { input: '{body.t}', pattern: '.{0,1000}z', flags: 's', ref: 'm' } },
+          respond({ found: '{result.m.isMatch}' }),
+        ],
+      }),
+    ]);
+    quiet = publisher.newProject([
+      publishedRoute({
+        path: '/find',
+        method: 'POST',
+        blocks: [{ type: 'match_regex', config: { input: '{body.t}', pattern: '[a-z]+@[a-z]+', ref: 'm' } }, respond({ first: '{result.m.matches.0}' })],
+      }),
+    ]);
+    await publisher.publish(noisy);
+    await publisher.publish(quiet);
+  });
+
+  afterAll(async () => {
+    await publisher.cleanup();
+    redis.disconnect();
+    await started.close();
+    process.env = savedEnv;
+  });
+
+  const post = (gateway: Gateway, project: PublishedProject, path: string, text: string): Promise<CallResult> =>
+    call(gateway.url, `${project.subdomain}.localhost`, path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ t: text }) });
+
+  it("gives another project's task the thread after one of a backlog, not after all of it", async () => {
+    const gateway = await startGateway({ FLOW_WORKER_THREADS: '1' });
+    try {
+      let calls = 0;
+      const allStarted = new Promise<void>((resolve) => (onStarted = () => ++calls === 3 && resolve()));
+      const order: string[] = [];
+      const hogs = [1, 2, 3].map(() => post(gateway, noisy, '/hog', HOG_TEXT).then(() => order.push('noisy')));
+      await allStarted;
+      const find = await post(gateway, quiet, '/find', FIND_TEXT);
+      order.push('quiet');
+      await Promise.all(hogs);
+      expect(find.json).toEqual({ first: 'name@example' });
+      // Under one queue for everyone the quiet task would have waited for all three.
+      expect(order.indexOf('quiet')).toBeLessThan(2);
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it('stops a task at FLOW_WORKER_TASK_MS, terminating its thread, and serves the next task on a new one', async () => {
+    const gateway = await startGateway({ FLOW_WORKER_THREADS: '1', FLOW_WORKER_TASK_MS: '2000' });
+    try {
+      // 2,035 instructions × 1,000,000 characters: far more than two seconds of matching.
+      const hog = await post(gateway, noisy, '/hog', `${'a'.repeat(999_999)}z`);
+      expect(hog.status).toBe(500);
+      expect(hog.json).toEqual({
+        success: false,
+        code: 'flow_error',
+        message: 'Match Regex (n2): gateway: the work ran longer than 2000 ms on a worker thread and was stopped',
+      });
+      const find = await post(gateway, quiet, '/find', FIND_TEXT);
+      expect(find.json).toEqual({ first: 'name@example' });
+    } finally {
+      await gateway.close();
+    }
+  });
+});

@@ -62,13 +62,13 @@ export function buildFlowPorts(project: PortsProject, deps: FlowPortsDeps): Flow
             ttlSeconds: config.images.ttlSeconds,
             maxBytes: config.images.maxBytes,
             maxPixels: config.images.maxPixels,
-            filter: (task, signal) => shared.heavyWork().filterImage(task, signal),
+            filter: (task, signal) => shared.heavyWork().filterImage(project.id, task, signal),
           });
         }
         return images.manipulate(request, signal);
       },
     },
-    regex: { match: (task, signal) => shared.heavyWork().regex.match(task, signal) },
+    regex: { match: (task, signal) => shared.heavyWork().matchRegex(project.id, task, signal) },
   };
 
   const text = project.integrations.text_generation;
