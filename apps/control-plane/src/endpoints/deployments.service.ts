@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppError, conflict } from '../common/app-error';
 import { Clock } from '../infrastructure/clock';
 import type { Tx } from '../infrastructure/transaction';
+import { TablesService } from '../data-tables/tables.service';
 import { IntegrationsService } from '../integrations/integrations.service';
 import { ProjectsService } from '../projects/projects.service';
 import { PublicationService } from '../publication/publication.service';
@@ -23,6 +24,7 @@ export class DeploymentsService {
     private readonly drafts: EndpointsService,
     private readonly projects: ProjectsService,
     private readonly integrations: IntegrationsService,
+    private readonly tables: TablesService,
     private readonly publication: PublicationService,
     private readonly compiler: FlowCompiler,
     private readonly clock: Clock,
@@ -33,7 +35,7 @@ export class DeploymentsService {
   async deploy(accountId: string, projectId: string, endpointId: string): Promise<EndpointWithDiagnostics> {
     const project = await this.projects.requireOwned(accountId, projectId);
     await this.limits.count(accountId, 'deploy');
-    const context = { email_verified_domains: await this.integrations.emailVerifiedDomains(projectId) };
+    const context = { email_verified_domains: await this.integrations.emailVerifiedDomains(projectId), tables: await this.tables.forFlows(projectId) };
     const { endpoint, diagnostics } = await this.publication.changeServing({ projectId, accountId }, async (tx) => {
       const draft = await this.requireIn(tx, projectId, endpointId);
       const outcome = this.compiler.compile(flowOf(draft), settingsOf(draft), context);

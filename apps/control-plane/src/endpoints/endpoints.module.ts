@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
+import { DataTablesModule } from '../data-tables/data-tables.module';
 import { IntegrationsModule } from '../integrations/integrations.module';
 import { ProjectsModule } from '../projects/projects.module';
 import { DeploymentsController } from './deployments.controller';
@@ -13,7 +14,7 @@ import { FlowCompiler } from './flow-compiler';
 import { ProjectLimits } from './project-limits';
 
 @Module({
-  imports: [AuthModule, ProjectsModule, IntegrationsModule],
+  imports: [AuthModule, ProjectsModule, IntegrationsModule, DataTablesModule],
   controllers: [EndpointsController, DeploymentsController, EndpointTransferController],
   providers: [EndpointsService, DeploymentsService, EndpointsRepository, FlowCompiler, EndpointTransferService, ProjectLimits],
   exports: [EndpointsService, FlowCompiler, ProjectLimits],

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Diagnostic } from '@flowgate/flow-engine';
 import { AppError } from '../common/app-error';
 import { Clock } from '../infrastructure/clock';
+import { TablesService } from '../data-tables/tables.service';
 import { IntegrationsService } from '../integrations/integrations.service';
 import type { ProjectRecord } from '../projects/projects.repository';
 import { ProjectsService } from '../projects/projects.service';
@@ -23,6 +24,7 @@ export class EndpointsService {
     private readonly endpoints: EndpointsRepository,
     private readonly projects: ProjectsService,
     private readonly integrations: IntegrationsService,
+    private readonly tables: TablesService,
     private readonly publication: PublicationService,
     private readonly compiler: FlowCompiler,
     private readonly clock: Clock,
@@ -92,7 +94,7 @@ export class EndpointsService {
   }
 
   async validate(projectId: string, content: EndpointContent): Promise<Diagnostic[]> {
-    const context = { email_verified_domains: await this.integrations.emailVerifiedDomains(projectId) };
+    const context = { email_verified_domains: await this.integrations.emailVerifiedDomains(projectId), tables: await this.tables.forFlows(projectId) };
     return this.compiler.validate(flowOf(content), settingsOf(content), context);
   }
 }

@@ -3,6 +3,7 @@ import { FairScheduler, prepareFlow, runFlow, type ExecuteOptions, type FlowResu
 import { performance } from 'node:perf_hooks';
 import { AppError } from '../common/app-error';
 import { CONFIG, type ControlPlaneConfig } from '../config/control-plane.config';
+import { TablesService } from '../data-tables/tables.service';
 import { flowOf, settingsOf } from '../endpoints/endpoint-content';
 import { EndpointsService } from '../endpoints/endpoints.service';
 import { FlowCompiler } from '../endpoints/flow-compiler';
@@ -32,6 +33,7 @@ export class TestRunsService {
     private readonly projects: ProjectsService,
     private readonly endpoints: EndpointsService,
     private readonly integrations: IntegrationsService,
+    private readonly tables: TablesService,
     private readonly compiler: FlowCompiler,
     private readonly ports: TestRunPorts,
     private readonly throttle: TestRunThrottle,
@@ -49,12 +51,13 @@ export class TestRunsService {
     await this.throttle.reserve(accountId);
     const settings = { ...settingsOf(draft), ...definedOnly(input.settings ?? {}) };
     const { published: integrations, emailVerifiedDomains } = await this.integrations.forTestRun(projectId);
-    const context = { email_verified_domains: emailVerifiedDomains };
+    const tables = await this.tables.forFlows(projectId);
+    const context = { email_verified_domains: emailVerifiedDomains, tables };
     const outcome = this.compiler.compile(input.flow ?? flowOf(draft), settings, context);
     if (!outcome.ok) throw new AppError('invalid_flow', 'The flow cannot run; fix the errors listed in details', outcome.diagnostics);
     const request = flowRequestOf(input.request, settings);
     const prepared = prepareFlow(outcome.compiled as Parameters<typeof prepareFlow>[0]);
-    const ports = this.ports.forProject({ id: project.id, subdomain: project.subdomain, integrations }, input.send_email);
+    const ports = this.ports.forProject({ id: project.id, subdomain: project.subdomain, integrations, tables }, input.send_email);
     const tracer = new TraceRecorder();
     const startedAt = performance.now();
     const result = await runFlow(prepared, request, ports, { ...this.options, tracer });
