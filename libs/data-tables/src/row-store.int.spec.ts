@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DataColumn } from '@flowgate/contracts';
-import { createThrowawayDatabase, type ThrowawayDatabase } from '@flowgate/db';
-import type { Pool } from 'pg';
+import { Client, type Pool } from 'pg';
 import { createDataPool, inTransaction, setupDataDatabase, writeDataLimits } from './data-database';
 import { RowStore, type StoredTable } from './row-store';
 import { qualifiedTable } from './storage-names';
@@ -13,14 +12,27 @@ const COLUMNS: DataColumn[] = [
   { name: 'note', type: 'text', required: false, unique: false, indexed: false },
 ];
 
+/** A database of its own on the test run's server (this library may not use @flowgate/db). */
+async function throwawayDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const server = new URL(process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres');
+  const name = `flowgate_data_rows_${process.pid}_${randomUUID().slice(0, 8)}`;
+  const admin = async (sql: string) => {
+    const client = new Client({ connectionString: Object.assign(new URL(server), { pathname: '/postgres' }).toString() });
+    await client.connect();
+    await client.query(sql).finally(() => client.end());
+  };
+  await admin(`CREATE DATABASE "${name}"`);
+  return { url: Object.assign(new URL(server), { pathname: `/${name}` }).toString(), drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
+}
+
 /** The storage on a real PostgreSQL of its own: declared indexes are used, and names never come from users. */
 describe('row store (real PostgreSQL)', () => {
-  let database: ThrowawayDatabase;
+  let database: { url: string; drop(): Promise<void> };
   let pool: Pool;
   let table: StoredTable;
 
   beforeAll(async () => {
-    database = await createThrowawayDatabase('flowgate_data_rows');
+    database = await throwawayDatabase();
     pool = createDataPool({ url: database.url, max: 2, applicationName: 'row-store-test' });
     await setupDataDatabase(pool);
     await writeDataLimits(pool, { maxRowsPerProject: 100_000, maxBytesPerProject: 100_000_000, maxBytesPerRow: 65_536 });
