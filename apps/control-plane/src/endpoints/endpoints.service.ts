@@ -11,6 +11,7 @@ import type { EndpointInput, EndpointView } from './dto/endpoint.dto';
 import { contentOf, flowOf, sameContent, settingsOf, toEndpointView } from './endpoint-content';
 import { type EndpointContent, type EndpointRecord, EndpointsRepository } from './endpoints.repository';
 import { FlowCompiler } from './flow-compiler';
+import { type LimitedAction, ProjectLimits } from './project-limits';
 
 export interface EndpointWithDiagnostics extends EndpointView {
   diagnostics: Diagnostic[];
@@ -27,6 +28,7 @@ export class EndpointsService {
     private readonly publication: PublicationService,
     private readonly compiler: FlowCompiler,
     private readonly clock: Clock,
+    private readonly limits: ProjectLimits,
   ) {}
 
   async list(accountId: string, projectId: string): Promise<EndpointView[]> {
@@ -41,10 +43,17 @@ export class EndpointsService {
     return this.view(project, await this.require(projectId, endpointId));
   }
 
-  async create(accountId: string, projectId: string, input: EndpointInput): Promise<EndpointWithDiagnostics> {
+  /** A new draft, counted as a Save (or as an Import, for a file). */
+  async create(accountId: string, projectId: string, input: EndpointInput, action: LimitedAction = 'save'): Promise<EndpointWithDiagnostics> {
     const project = await this.projects.requireOwned(accountId, projectId);
     const content = contentOf(input);
-    const endpoint = await this.endpoints.create(projectId, content, this.clock.now());
+    this.limits.assertFlowSize(content.flow);
+    await this.limits.count(accountId, action);
+    // Under the project's lock, so that concurrent creations cannot pass the endpoint limit together.
+    const endpoint = await this.publication.underLock({ projectId, accountId }, async (tx) => {
+      await this.limits.assertRoomForEndpoint(tx, projectId);
+      return this.endpoints.create(projectId, content, this.clock.now(), tx);
+    });
     return { ...(await this.view(project, endpoint)), diagnostics: await this.validate(projectId, content) };
   }
 
@@ -52,6 +61,8 @@ export class EndpointsService {
   async save(accountId: string, projectId: string, endpointId: string, input: EndpointInput): Promise<EndpointWithDiagnostics> {
     const project = await this.projects.requireOwned(accountId, projectId);
     const content = contentOf(input);
+    this.limits.assertFlowSize(content.flow);
+    await this.limits.count(accountId, 'save');
     // Under the project's lock so the comparison with the live version cannot race a Deploy.
     const saved = await this.publication.underLock({ projectId, accountId }, async (tx) => {
       const endpoint = await this.endpoints.find(projectId, endpointId, tx);

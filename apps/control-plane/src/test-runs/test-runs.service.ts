@@ -3,10 +3,11 @@ import { FairScheduler, prepareFlow, runFlow, type ExecuteOptions, type FlowResu
 import { performance } from 'node:perf_hooks';
 import { AppError } from '../common/app-error';
 import { CONFIG, type ControlPlaneConfig } from '../config/control-plane.config';
+import { TablesService } from '../data-tables/tables.service';
 import { flowOf, settingsOf } from '../endpoints/endpoint-content';
 import { EndpointsService } from '../endpoints/endpoints.service';
 import { FlowCompiler } from '../endpoints/flow-compiler';
-import { TablesService } from '../data-tables/tables.service';
+import { ProjectLimits } from '../endpoints/project-limits';
 import { IntegrationsService } from '../integrations/integrations.service';
 import { ProjectsService } from '../projects/projects.service';
 import type { TestRunInput, TestRunResult } from './dto/test-run.dto';
@@ -36,6 +37,7 @@ export class TestRunsService {
     private readonly compiler: FlowCompiler,
     private readonly ports: TestRunPorts,
     private readonly throttle: TestRunThrottle,
+    private readonly limits: ProjectLimits,
   ) {
     // Its own scheduler: long test flows take turns with each other, as on a gateway.
     const scheduler = new FairScheduler({ maxSliceMs: config.flow.limits.sliceMs, defer: setImmediate });
@@ -45,6 +47,7 @@ export class TestRunsService {
   async run(accountId: string, projectId: string, endpointId: string, input: TestRunInput): Promise<TestRunResult> {
     const project = await this.projects.requireOwned(accountId, projectId);
     const draft = await this.endpoints.require(projectId, endpointId);
+    if (input.flow) this.limits.assertFlowSize(input.flow);
     await this.throttle.reserve(accountId);
     const settings = { ...settingsOf(draft), ...definedOnly(input.settings ?? {}) };
     const { published: integrations, emailVerifiedDomains } = await this.integrations.forTestRun(projectId);
