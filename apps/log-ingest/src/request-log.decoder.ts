@@ -12,6 +12,10 @@ export interface Rejection {
 
 export type DecodeResult = { ok: true; event: RequestLogEvent } | { ok: false; rejection: Rejection };
 
+const ESCAPED_NUL = '\\u0000';
+/** `message` is the one field a flow fills from what its caller sent (a Return Error message). */
+const escapeNul = (key: string, field: unknown): unknown => (key === 'message' && typeof field === 'string' ? field.replaceAll('\u0000', '\\u0000') : field);
+
 /** Parses and validates one Kafka message value against the v1 request-log event schema. */
 export function decodeRequestLogEvent(value: Buffer | null): DecodeResult {
   if (value === null || value.length === 0) {
@@ -24,7 +28,10 @@ export function decodeRequestLogEvent(value: Buffer | null): DecodeResult {
 function decodeRequestLogLine(text: string): DecodeResult {
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    // PostgreSQL stores no NUL in text: a Return Error message with one used to send the whole
+    // event to the dead-letter topic. The message is kept with the NUL written out as `\u0000`
+    // (looked for first: a reviver on every event would slow the common case).
+    json = text.includes(ESCAPED_NUL) ? JSON.parse(text, escapeNul) : JSON.parse(text);
   } catch (error) {
     return { ok: false, rejection: { reason: 'invalid_json', detail: (error as Error).message } };
   }
