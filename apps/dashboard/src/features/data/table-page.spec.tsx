@@ -1,7 +1,7 @@
 /** @jest-environment jsdom */
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { project } from '../../testing/fake-api';
+import { type Handler, project } from '../../testing/fake-api';
 import { fakeTablesApi } from '../../testing/fake-tables';
 import { renderRoute } from '../../testing/render-route';
 
@@ -12,7 +12,7 @@ const COLUMNS = [
   { name: 'meta', type: 'json' },
 ];
 
-function openTable(rows = 0, extra = {}) {
+function openTable(rows = 0, extra: Record<string, Handler> = {}) {
   const api = fakeTablesApi([{ name: 'orders', columns: COLUMNS, rows }], extra);
   const table = api.tables[0]!;
   const path = `/projects/${project.id}/data/${table.id}`;
