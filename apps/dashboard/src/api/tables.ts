@@ -54,7 +54,7 @@ export function useUpdateTable(projectId: string, tableId: string) {
 export function useDeleteTable(projectId: string, tableId: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (force: boolean) => api('DELETE /v1/projects/{projectId}/tables/{tableId}', { params: { projectId, tableId }, query: force ? { force: true } : {} }),
+    mutationFn: (force: boolean) => api('DELETE /v1/projects/{projectId}/tables/{tableId}', { params: { projectId, tableId }, query: force ? { force: 'true' } : {} }),
     onSuccess: () => {
       client.removeQueries({ queryKey: queryKeys.table(projectId, tableId) });
       return client.invalidateQueries({ queryKey: queryKeys.tables(projectId), exact: true });

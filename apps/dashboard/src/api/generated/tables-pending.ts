@@ -24,7 +24,7 @@ declare module './openapi' {
     'POST /v1/projects/{projectId}/tables': { params: { projectId: string }; query: never; body: CreateTableDto; response: TableDto };
     'GET /v1/projects/{projectId}/tables/{tableId}': { params: { projectId: string; tableId: string }; query: never; body: never; response: TableDto };
     'PATCH /v1/projects/{projectId}/tables/{tableId}': { params: { projectId: string; tableId: string }; query: never; body: UpdateTableDto; response: TableDto };
-    'DELETE /v1/projects/{projectId}/tables/{tableId}': { params: { projectId: string; tableId: string }; query: { force?: boolean }; body: never; response: unknown };
+    'DELETE /v1/projects/{projectId}/tables/{tableId}': { params: { projectId: string; tableId: string }; query: { force?: 'true' | 'false' }; body: never; response: unknown };
     'GET /v1/projects/{projectId}/tables/{tableId}/rows': {
       params: { projectId: string; tableId: string };
       query: { filter?: string; sort?: string; limit?: number; cursor?: string };

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { errorMessage, isApiError } from '../../api/api-error';
+import { type ApiError, isApiError } from '../../api/api-error';
 import { useEndpoints } from '../../api/endpoints';
 import { useDeleteTable } from '../../api/tables';
 import type { DataTable } from '../../api/types';
@@ -46,10 +46,13 @@ export function DeleteTableDialog({ projectId, table, onClose }: { projectId: st
       )}
       {inUse && (
         <p className="warning" role="alert">
-          {errorMessage(remove.error)} Delete again to delete it anyway.
+          Live endpoints use it: {inUseBy(remove.error)}. Delete again to delete it anyway; their table blocks then fail.
         </p>
       )}
       <Field label="Table name" value={typed} autoComplete="off" spellCheck={false} onChange={(event) => setTyped(event.target.value)} hint={`Type ${table.name}`} />
     </ConfirmDialog>
   );
 }
+
+/** The endpoints a `table_in_use` answer names (`details` paths "POST /orders"), else its message. */
+const inUseBy = (error: ApiError): string => [...new Set(error.details.map((detail) => detail.path))].join(', ') || error.message;

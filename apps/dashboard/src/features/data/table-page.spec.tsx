@@ -131,6 +131,24 @@ describe('a table’s page', () => {
     expect(within(dataRows()[0]!).getByText('row 1')).toBeTruthy();
   });
 
+  it('shows a refused type change beside the column the server names, and keeps the dialog open', async () => {
+    openTable(1, {
+      [`PATCH /v1/projects/${project.id}/tables/${fakeTableId()}`]: () => [
+        409,
+        { success: false, code: 'conversion_failed', message: 'Row 00000000-0000-7000-8000-000000001000: "row 1" is not a number', details: [{ path: 'columns.name', message: '"row 1" is not a number' }] },
+      ],
+    });
+    await screen.findByText('row 1');
+    await userEvent.click(screen.getByRole('button', { name: 'Edit columns' }));
+    const dialog = screen.getByRole('dialog', { name: 'Edit columns' });
+    await userEvent.selectOptions(within(within(dialog).getAllByRole('group')[0]!).getByRole('combobox', { name: 'Type' }), 'number');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save columns' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toMatch(/is not a number/);
+    const name = within(dialog).getAllByRole('textbox', { name: 'Column name' })[0]!;
+    expect(name.getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByRole('dialog', { name: 'Edit columns' })).toBeTruthy();
+  });
+
   it('imports a CSV file, reports the first bad line, and links the CSV export', async () => {
     let answer: [number, unknown] = [200, { inserted: 2 }];
     const { calls, table } = openTable(0, { [`POST /v1/projects/${project.id}/tables/${fakeTableId()}/import`]: () => answer });
@@ -175,7 +193,7 @@ describe('a table’s page', () => {
     const { view } = openTable(0, {
       [`DELETE /v1/projects/${project.id}/tables/${tableId}`]: ({ query }) => {
         forced = query.get('force') ?? '';
-        return forced === 'true' ? [204, null] : [409, { success: false, code: 'table_in_use', message: 'Live endpoints use this table: Checkout.' }];
+        return forced === 'true' ? [204, null] : [409, { success: false, code: 'table_in_use', message: 'Live endpoints use the table orders: POST /checkout.', details: [{ path: 'POST /checkout', message: 'block n1' }, { path: 'POST /checkout', message: 'block n4' }] }];
       },
     });
     await screen.findByText('No rows yet');
@@ -183,7 +201,7 @@ describe('a table’s page', () => {
     const dialog = screen.getByRole('alertdialog', { name: 'Delete table orders?' });
     await userEvent.type(within(dialog).getByRole('textbox', { name: 'Table name' }), 'orders');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
-    expect((await within(dialog).findByRole('alert')).textContent).toBe('Live endpoints use this table: Checkout. Delete again to delete it anyway.');
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('Live endpoints use it: POST /checkout. Delete again to delete it anyway; their table blocks then fail.');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(view.router.state.location.pathname).toBe(`/projects/${project.id}/data`));
     expect(forced).toBe('true');
