@@ -15,6 +15,7 @@ const FLAGS = [
 export function ColumnEditor({ columns, onChange, problems }: { columns: ColumnDraft[]; onChange: (next: ColumnDraft[]) => void; problems: ReadonlyMap<string, string> }) {
   const update = (key: string, change: Partial<ColumnDraft>) => onChange(columns.map((column) => (column.key === key ? { ...column, ...change } : column)));
   const list = useRef<HTMLDivElement>(null);
+  const addButton = useRef<HTMLButtonElement>(null);
   const added = useRef(false);
   // `Add column` puts the cursor in the new column's name, so a keyboard user types on.
   useEffect(() => {
@@ -29,7 +30,9 @@ export function ColumnEditor({ columns, onChange, problems }: { columns: ColumnD
   };
   return (
     <div className="column-editor" ref={list}>
-      {columns.length === 0 && <p className="muted">No columns yet: every row still has an id, created_at and updated_at.</p>}
+      <p className="column-editor-title">
+        <strong>Columns</strong> <span className="muted">Every row also has id, created_at and updated_at.</span>
+      </p>
       {columns.map((column, index) => (
         <fieldset key={column.key} className="column-row">
           <legend className="visually-hidden">Column {index + 1}</legend>
@@ -60,13 +63,21 @@ export function ColumnEditor({ columns, onChange, problems }: { columns: ColumnD
               </label>
             ))}
           </div>
-          <button type="button" className="button ghost" onClick={() => onChange(columns.filter((other) => other.key !== column.key))}>
+          <button
+            type="button"
+            className="button ghost"
+            onClick={() => {
+              onChange(columns.filter((other) => other.key !== column.key));
+              // The pressed button goes with its column: focus stays in the dialog, on Add column.
+              addButton.current?.focus();
+            }}
+          >
             Remove column
           </button>
         </fieldset>
       ))}
       <div>
-        <button type="button" className="button secondary" onClick={add}>
+        <button ref={addButton} type="button" className="button secondary" onClick={add}>
           Add column
         </button>
       </div>

@@ -13,7 +13,7 @@ export function RowsTable({ table, rows, onEdit, onDelete }: { table: DataTable;
           <tr>
             <th scope="col">id</th>
             {table.columns.map((column) => (
-              <th key={column.name} scope="col" className="data-column" title={column.type}>
+              <th key={column.name} scope="col" className={column.type === 'number' ? 'numeric' : undefined} title={column.type}>
                 {column.name}
               </th>
             ))}
@@ -25,10 +25,8 @@ export function RowsTable({ table, rows, onEdit, onDelete }: { table: DataTable;
         <tbody>
           {rows.map((row) => (
             <tr key={row.id}>
-              <td>
-                <code className="row-id" title={row.id}>
-                  {row.id}
-                </code>
+              <td className="row-id" title={row.id}>
+                <code>{row.id}</code>
               </td>
               {table.columns.map((column) => {
                 const text = cellText(row[column.name]);
