@@ -19,11 +19,11 @@ export function DeleteTableDialog({ projectId, table, onClose }: { projectId: st
   const endpoints = useEndpoints(projectId);
   const users = liveEndpointsUsing(endpoints.data ?? [], table.name);
   const remove = useDeleteTable(projectId, table.id);
-  const inUse = isApiError(remove.error) && remove.error.code === 'table_in_use';
+  const inUse = isApiError(remove.error) && remove.error.code === 'table_in_use' ? remove.error : null;
   const navigate = useNavigate();
   const announce = useAnnounce();
   const confirm = () =>
-    remove.mutate(users.length > 0 || inUse, {
+    remove.mutate(users.length > 0 || inUse !== null, {
       onSuccess: () => {
         announce(`Table ${table.name} deleted`);
         void navigate(`/projects/${projectId}/data`, { replace: true });
@@ -46,7 +46,7 @@ export function DeleteTableDialog({ projectId, table, onClose }: { projectId: st
       )}
       {inUse && (
         <p className="warning" role="alert">
-          Live endpoints use it: {inUseBy(remove.error)}. Delete again to delete it anyway; their table blocks then fail.
+          Live endpoints use it: {inUseBy(inUse)}. Delete again to delete it anyway; their table blocks then fail.
         </p>
       )}
       <Field label="Table name" value={typed} autoComplete="off" spellCheck={false} onChange={(event) => setTyped(event.target.value)} hint={`Type ${table.name}`} />

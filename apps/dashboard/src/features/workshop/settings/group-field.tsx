@@ -14,7 +14,7 @@ export function GroupField({ field, nodeId, value, onChange, diagnostics, sugges
     else next[key] = item;
     const filled = field.itemFields.some((other) => other.kind !== 'enum' && next[other.key] !== undefined);
     // An enum alone (a direction with no column) means nothing: the group goes when its other fields are empty.
-    onChange((filled || field.required ? withEnumDefaults(next) : undefined) as JsonValue);
+    onChange((filled || field.required ? withEnumDefaults(next) : field.nullable ? null : undefined) as JsonValue);
   };
   const withEnumDefaults = (next: Group): Group => {
     const filled = { ...next };
