@@ -9,7 +9,8 @@ export function rowFormOf(columns: readonly TableColumn[], row: Row | null): Row
 
 function textOf(column: TableColumn, value: unknown): string {
   if (value === null || value === undefined) return '';
-  if (column.type === 'json') return JSON.stringify(value, null, 2);
+  // Small JSON on one line; larger JSON indented, to be read in the text area.
+  if (column.type === 'json') return JSON.stringify(value).length <= 60 ? JSON.stringify(value) : JSON.stringify(value, null, 2);
   return String(value);
 }
 
