@@ -14,9 +14,10 @@
  * Prints req/s, p50/p99, the gateway's peak RSS, ratios against raw, and one JSON line
  * `{"bench":"gateway",…}`. Targets: public ≥ 0.50× raw, keyed ≥ 0.35× raw, p99 < 10 ms,
  * RSS < 150 MB. Client and servers share the machine's cores, as they do here (2 cores).
- * The gateway and the raw server run as plain JavaScript compiled here with the repository's
- * SWC settings (bench/gateway/build.ts), as a deployment would run them; BENCH_FROM_SOURCE=1
- * runs them through scripts/run-ts.js instead (same speed, ~90 MB more RSS for the SWC hook).
+ * The gateway runs as the plain JavaScript of the production build (`npm run build`'s backend
+ * part, rebuilt into dist/ here by scripts/build.js), as a deployment runs it; the raw server is
+ * plain JavaScript. BENCH_FROM_SOURCE=1 runs the gateway through scripts/run-ts.js instead
+ * (same speed, ~90 MB more RSS for the SWC hook).
  * The gateway runs with the Node flags docs/gateway.md recommends for it (GATEWAY_NODE_FLAGS,
  * default `--max-semi-space-size=4 --single-threaded-gc`: a smaller young generation, ~45 MB
  * less RSS, and no GC helper threads competing for the cores).
@@ -28,29 +29,29 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { publishedRoute, TestPublisher, type Block } from '../apps/gateway/src/testing/publication';
-import { buildForBench } from './gateway/build';
 import { startBenchCluster, type BenchCluster } from './gateway/cluster';
 import { load, type LoadResult } from './gateway/load';
 import { startNodeRed } from './gateway/node-red';
 import { cpuSeconds, freePort, get, kafkaBrokerPid, sampleRss, startProcess, waitUntilServing, type Service } from './gateway/processes';
 
 const ROOT = path.resolve(__dirname, '..');
+/** `npm run build`'s backend part (scripts/build.js): the gateway runs from dist/ as deployed. */
+const { buildBackend } = require(path.join(ROOT, 'scripts/build')) as { buildBackend(outDir?: string): number };
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const WARMUP_SECONDS = 3;
 const EXPECTED = JSON.stringify({ result: 'HELLO BENCH' });
 const FROM_SOURCE = process.env.BENCH_FROM_SOURCE === '1';
 const GATEWAY_NODE_FLAGS = (process.env.GATEWAY_NODE_FLAGS ?? '--max-semi-space-size=4 --single-threaded-gc').split(' ').filter(Boolean);
-const BUILD_DIR = path.join(ROOT, '.cache/bench/gateway-build');
 const OPTIONAL_TARGETS = ['public', 'keyed', 'node_red', 'public_cluster', 'keyed_cluster'] as const;
 const TARGETS = new Set(process.env.BENCH_TARGETS ? process.env.BENCH_TARGETS.split(',').map((name) => name.trim()) : OPTIONAL_TARGETS);
 for (const name of TARGETS) {
   if (!(OPTIONAL_TARGETS as readonly string[]).includes(name)) throw new Error(`BENCH_TARGETS: unknown target ${name} (known: ${OPTIONAL_TARGETS.join(', ')})`);
 }
 
-/** `node <entry>`: compiled JavaScript, or the TypeScript source through the SWC hook. */
+/** `node <entry>`: the production build's JavaScript, or the TypeScript source through the SWC hook. */
 function entryArgs(tsPath: string): string[] {
-  return FROM_SOURCE ? ['scripts/run-ts.js', tsPath] : [path.join(BUILD_DIR, tsPath.replace(/\.ts$/, '.js'))];
+  return FROM_SOURCE ? ['scripts/run-ts.js', tsPath] : [path.join(ROOT, 'dist', tsPath.replace(/\.ts$/, '.js'))];
 }
 
 const FLOW: Block[] = [
@@ -130,8 +131,8 @@ async function main(): Promise<void> {
     const host = `${project.subdomain}.localhost`;
 
     const [rawPort, gatewayPort, nodeRedPort, clusterGatewayPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
-    if (!FROM_SOURCE) buildForBench(ROOT, BUILD_DIR);
-    const rawProcess = startProcess('raw', [...entryArgs('bench/gateway/raw-server.ts'), String(rawPort)], process.env, ROOT);
+    if (!FROM_SOURCE) buildBackend();
+    const rawProcess = startProcess('raw', ['bench/gateway/raw-server.js', String(rawPort)], process.env, ROOT);
     const gatewayEnv = (port: number, env: Record<string, string> = {}) => ({
       ...process.env,
       NODE_ENV: 'production',

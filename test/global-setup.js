@@ -43,6 +43,8 @@ module.exports = async function globalSetup() {
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
     DATABASE_URL: url.toString(),
+    // The tests' own data database (data tables' rows); the control plane creates and sets it up.
+    DATA_DATABASE_URL: process.env.TEST_DATA_DATABASE_URL ?? Object.assign(new URL(url.toString()), { pathname: '/flowgate_test_data' }).toString(),
     REDIS_URL: process.env.REDIS_URL ?? DEFAULTS.redisUrl,
     KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? DEFAULTS.kafkaBrokers,
     FLOWGATE_ENCRYPTION_KEY: process.env.FLOWGATE_ENCRYPTION_KEY ?? '0'.repeat(64),

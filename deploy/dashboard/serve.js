@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Serves the built dashboard (apps/dashboard/dist) and forwards /v1 to the control plane, so
+// Serves the built dashboard (dist/apps/dashboard after `npm run build`) and forwards /v1 to the control plane, so
 // the browser sees one origin as it does behind Vite in development. No dependencies.
 //   CONTROL_PLANE_URL (http://control-plane:3000), DASHBOARD_PORT (5173), DASHBOARD_DIST (./dist)
 'use strict';

@@ -1,6 +1,6 @@
 /**
- * The noisy-neighbour drill (`npm run test:noisy`, issue 17). One gateway process (compiled,
- * with the deployment's Node flags), two projects. A probe — autocannon on the quiet
+ * The noisy-neighbour drill (`npm run test:noisy`, issue 17). One gateway process (the
+ * production build in dist/, with the deployment's Node flags), two projects. A probe — autocannon on the quiet
  * project's simple flow — is measured on the quiet gateway, then again while the noisy
  * project runs the worst flows there are at 50 concurrent connections (noise.ts, its own
  * process): the value-doubling flow of the issue, the largest allowed pattern on the largest
@@ -20,13 +20,13 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { publishedRoute, respond, TestPublisher, type Block } from '../../apps/gateway/src/testing/publication';
-import { buildForBench } from '../../bench/gateway/build';
 import { load, type LoadResult } from '../../bench/gateway/load';
 import { freePort, get, startProcess, waitUntilServing, type Service } from '../../bench/gateway/processes';
 import type { NoiseConfig, NoiseLane, NoiseMessage } from './noise';
 
 const ROOT = path.resolve(__dirname, '../..');
-const BUILD_DIR = path.join(ROOT, '.cache/noisy/gateway-build');
+/** `npm run build`'s backend part (scripts/build.js): the gateway runs from dist/ as deployed. */
+const { buildBackend } = require(path.join(ROOT, 'scripts/build')) as { buildBackend(outDir?: string): number };
 const SECONDS = Number(process.env.NOISY_SECONDS ?? 10);
 const PROBE_CONNECTIONS = Number(process.env.PROBE_CONNECTIONS ?? 10);
 const WARMUP_SECONDS = 3;
@@ -127,10 +127,10 @@ async function main(): Promise<void> {
     await publisher.publish(noisy);
     await publisher.publish(quiet);
     const port = await freePort();
-    buildForBench(ROOT, BUILD_DIR);
+    buildBackend();
     const gateway = startProcess(
       'gateway',
-      [...GATEWAY_NODE_FLAGS, path.join(BUILD_DIR, 'apps/gateway/src/main.js')],
+      [...GATEWAY_NODE_FLAGS, path.join(ROOT, 'dist/apps/gateway/src/main.js')],
       {
         ...process.env,
         NODE_ENV: 'production',

@@ -10,6 +10,7 @@ import { AuthModule } from './auth/auth.module';
 import { GlobalExceptionFilter } from './common/exception.filter';
 import { ValidationPipe } from './common/validation';
 import type { ControlPlaneConfig } from './config/control-plane.config';
+import { DataTablesModule } from './data-tables/data-tables.module';
 import { EndpointsModule } from './endpoints/endpoints.module';
 import { HealthModule } from './health/health.module';
 import { InfrastructureModule } from './infrastructure/infrastructure.module';
@@ -50,6 +51,7 @@ export class AppModule {
         TestRunsModule,
         ApiDescriptionModule,
         ApiKeysModule,
+        DataTablesModule,
         LogsModule,
         InternalModule,
       ],

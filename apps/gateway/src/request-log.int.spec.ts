@@ -163,6 +163,7 @@ describe('gateway: request log on the real Kafka', () => {
       ids.push(id);
       buffer.push({
         v: 1,
+        environment: 'live',
         id,
         project_id: project.id,
         endpoint_id: null,

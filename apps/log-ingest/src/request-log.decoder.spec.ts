@@ -16,6 +16,7 @@ const valid = () => ({
   query: 'page=2',
   message: null,
   error_node_id: null,
+  environment: 'live',
 });
 
 const encode = (value: unknown) => Buffer.from(JSON.stringify(value));
@@ -26,10 +27,15 @@ describe('decodeRequestLogEvent', () => {
     expect(decodeRequestLogEvent(encode(event))).toEqual({ ok: true, event });
   });
 
-  it('reads an event of a gateway older than the log details (no query, message, error_node_id) with empty details', () => {
-    const { query, message, error_node_id, ...older } = valid();
-    expect([query, message, error_node_id]).toEqual(['page=2', null, null]);
-    expect(decodeRequestLogEvent(encode(older))).toEqual({ ok: true, event: { ...older, query: '', message: null, error_node_id: null } });
+  it('reads an event of a gateway older than the log details (no query, message, error_node_id, environment) with empty details, as live', () => {
+    const { query, message, error_node_id, environment, ...older } = valid();
+    expect([query, message, error_node_id, environment]).toEqual(['page=2', null, null, 'live']);
+    expect(decodeRequestLogEvent(encode(older))).toEqual({ ok: true, event: { ...older, query: '', message: null, error_node_id: null, environment: 'live' } });
+  });
+
+  it('keeps the preview environment', () => {
+    const event = { ...valid(), environment: 'preview' };
+    expect(decodeRequestLogEvent(encode(event))).toEqual({ ok: true, event });
   });
 
   it('rejects an empty or missing value', () => {

@@ -6,6 +6,7 @@ import { makeEvent } from './testing/request-log-fixtures';
 
 interface RollupRow {
   span_s: number;
+  environment: string;
   bucket: Date;
   method: string;
   status: number;
@@ -32,10 +33,10 @@ describe('request-log repository (real PostgreSQL)', () => {
   const rollups = async (projectId: string) =>
     (
       await pool.query<RollupRow>(
-        `SELECT span_s, bucket, method, status, sum(count)::int AS count, sum(errors)::int AS errors,
+        `SELECT span_s, environment, bucket, method, status, sum(count)::int AS count, sum(errors)::int AS errors,
                 jsonb_agg(latency_histogram) AS histograms
            FROM request_log_rollups WHERE project_id = $1
-          GROUP BY span_s, bucket, method, status ORDER BY span_s, method, status, bucket`,
+          GROUP BY span_s, environment, bucket, method, status ORDER BY span_s, environment, method, status, bucket`,
         [projectId],
       )
     ).rows;
@@ -134,14 +135,17 @@ describe('request-log repository (real PostgreSQL)', () => {
         method: methods[i % 3],
         status: statuses[i % 5],
         duration_ms: Math.exp((i % 97) / 9) / 50,
+        environment: i % 4 === 0 ? 'preview' : 'live',
       }),
     );
     await new RequestLogRepository(pool).write(events);
-    await pool.query(rollupInsertSql('(SELECT $2::uuid AS project_id, time, method, status, duration_ms FROM request_logs WHERE project_id = $1)'), [project, rebuilt]);
+    await pool.query(rollupInsertSql('(SELECT $2::uuid AS project_id, environment, time, method, status, duration_ms FROM request_logs WHERE project_id = $1)'), [project, rebuilt]);
     const comparable = async (id: string) => (await rollups(id)).map((row) => ({ ...row, histograms: [histogramOf(row)] }));
     const fromIngest = await comparable(project);
     expect(fromIngest.length).toBeGreaterThan(30);
     expect(await comparable(rebuilt)).toEqual(fromIngest);
+    const previewTotal = fromIngest.filter((row) => row.environment === 'preview' && row.span_s === 60 && row.method === '').reduce((sum, row) => sum + row.count, 0);
+    expect(previewTotal).toBe(100);
   });
 
   it('writes no rollups when they are switched off (the benchmark baseline)', async () => {

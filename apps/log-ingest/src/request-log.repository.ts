@@ -6,9 +6,9 @@ import { rollupColumns, UPSERT_ROLLUPS, upsertParams } from './request-log.rollu
 // ON CONFLICT on the primary key (time, id) makes a redelivered event a no-op; RETURNING
 // tells which events were really inserted, and only those are added to the rollups.
 const INSERT_COLUMNS = `
-INSERT INTO request_logs (id, time, project_id, endpoint_id, path, method, status, code, duration_ms, key_id, query, message, error_node_id)
+INSERT INTO request_logs (id, time, project_id, endpoint_id, path, method, status, code, duration_ms, key_id, query, message, error_node_id, environment)
 SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::uuid[], $4::uuid[], $5::text[], $6::text[],
-                     $7::smallint[], $8::text[], $9::real[], $10::uuid[], $11::text[], $12::text[], $13::text[])
+                     $7::smallint[], $8::text[], $9::real[], $10::uuid[], $11::text[], $12::text[], $13::text[], $14::text[])
 ON CONFLICT DO NOTHING`;
 const INSERT_ROWS_RETURNING_IDS = `${INSERT_COLUMNS} RETURNING id`;
 
@@ -109,7 +109,7 @@ export class RequestLogRepository {
 }
 
 function toColumns(events: readonly RequestLogEvent[]): unknown[][] {
-  const columns: unknown[][] = Array.from({ length: 13 }, () => new Array(events.length));
+  const columns: unknown[][] = Array.from({ length: 14 }, () => new Array(events.length));
   events.forEach((e, i) => {
     columns[0][i] = e.id;
     columns[1][i] = e.time;
@@ -124,6 +124,7 @@ function toColumns(events: readonly RequestLogEvent[]): unknown[][] {
     columns[10][i] = e.query;
     columns[11][i] = e.message;
     columns[12][i] = e.error_node_id;
+    columns[13][i] = e.environment;
   });
   return columns;
 }

@@ -1,3 +1,5 @@
+import type { DataColumn } from './data-tables';
+
 /**
  * The Redis layout: the contract between the control plane (the only writer) and the
  * gateways (readers). Every key starts with `fg:`. Everything of one project (its document,
@@ -63,6 +65,13 @@ export interface PublishedIntegrations {
   email: { provider: 'sendgrid'; api_key_encrypted: string; verified_domains: string[] } | null;
 }
 
+/** A data table as flows use it: the storage name comes from `id`, never from `name`. */
+export interface PublishedDataTable {
+  id: string;
+  name: string;
+  columns: DataColumn[];
+}
+
 export interface PublishedProject {
   id: string;
   subdomain: string;
@@ -71,6 +80,8 @@ export interface PublishedProject {
   revision: number;
   integrations: PublishedIntegrations;
   routes: PublishedRoute[];
+  /** The project's data tables (absent in documents of older control planes: none). */
+  tables?: PublishedDataTable[];
 }
 
 /** Hash fields of `fg:key:{hash}` (all strings in Redis). */

@@ -111,6 +111,11 @@ export interface FlowPorts {
   regex?: RegexPort;
   textGeneration?: TextGenerationPort;
   email?: EmailPort;
+  /**
+   * The project's secrets by name, as `{secrets.NAME}` reads them (the live or the preview values:
+   * the caller picks). Absent: the project has none, and a flow reading one fails.
+   */
+  secrets?: ReadonlyMap<string, string>;
   /** Injectable for tests; default `() => new Date()`. */
   now?: () => Date;
   /** Injectable for tests; default `crypto.randomUUID`. */

@@ -13,6 +13,8 @@ export const flowConfigShape = {
   FLOW_MAX_VALUE_CHARS: env.positiveInt(1024 * 1024),
   FLOW_MAX_REGEX_PATTERN_CHARS: env.positiveInt(4096),
   FLOW_MAX_REGEX_INPUT_CHARS: env.positiveInt(1024 * 1024),
+  /** Memory the values one run keeps may take in all (2 bytes per character); over it the run answers 422 run_memory_exceeded. */
+  FLOW_MAX_RUN_BYTES: env.positiveInt(32 * 1024 * 1024),
   /** Time one request's flow may hold the event loop in all. */
   FLOW_CPU_BUDGET_MS: env.positiveInt(1000),
   /** Longest stretch a flow holds the event loop before others go first; above 40 the 50 ms promise could not hold. */
@@ -31,4 +33,5 @@ export const flowLimitsOf = (config: FlowConfig): FlowLimits => ({
   maxRegexInputChars: config.FLOW_MAX_REGEX_INPUT_CHARS,
   cpuBudgetMs: config.FLOW_CPU_BUDGET_MS,
   sliceMs: config.FLOW_SLICE_MS,
+  maxRunBytes: config.FLOW_MAX_RUN_BYTES,
 });

@@ -1,4 +1,4 @@
-import { env, flowConfigShape, flowLimitsOf, loadConfig } from '@flowgate/platform';
+import { dataConfigShape, dataDatabaseUrlOf, env, flowConfigShape, flowLimitsOf, loadConfig } from '@flowgate/platform';
 import { z } from 'zod';
 
 /**
@@ -56,6 +56,11 @@ const schema = z
     /** Workshop test runs: the same flow limits and deadline as the gateway, and a per-account rate. */
     ...flowConfigShape,
     TEST_RUNS_PER_MINUTE: env.positiveInt(60),
+    ...dataConfigShape,
+    DATA_MAX_TABLES_PER_PROJECT: env.positiveInt(50),
+    DATA_MAX_ROWS_PER_PROJECT: env.positiveInt(1_000_000),
+    DATA_MAX_BYTES_PER_PROJECT: env.positiveInt(1024 * 1024 * 1024),
+    DATA_MAX_BYTES_PER_ROW: env.positiveInt(64 * 1024),
     LOG_LEVEL: env.logLevel,
     NODE_ENV: env.nodeEnv,
   })
@@ -110,6 +115,17 @@ const schema = z
       workerQueue: value.FLOW_WORKER_QUEUE,
     },
     testRunsPerMinute: value.TEST_RUNS_PER_MINUTE,
+    /** Data tables: where the rows are, and the limits of one project (docs/data-tables.md). */
+    data: {
+      url: dataDatabaseUrlOf(value),
+      poolSize: value.DATA_POOL_SIZE,
+      maxTables: value.DATA_MAX_TABLES_PER_PROJECT,
+      limits: {
+        maxRowsPerProject: value.DATA_MAX_ROWS_PER_PROJECT,
+        maxBytesPerProject: value.DATA_MAX_BYTES_PER_PROJECT,
+        maxBytesPerRow: value.DATA_MAX_BYTES_PER_ROW,
+      },
+    },
     logLevel: value.LOG_LEVEL,
     nodeEnv: value.NODE_ENV,
   }));

@@ -4,6 +4,7 @@ import { createRedisClient, type RedisClient, SecretBox } from '@flowgate/platfo
 import { Redis } from 'ioredis';
 import { CONFIG, type ControlPlaneConfig } from '../config/control-plane.config';
 import { Clock } from './clock';
+import { DataDatabase } from './data-database';
 
 /** Closes the clients after the HTTP server stopped taking requests. */
 @Injectable()
@@ -43,9 +44,10 @@ export class InfrastructureModule {
         },
         { provide: SecretBox, useFactory: () => new SecretBox(config.encryptionKey, [config.previousEncryptionKey]) },
         Clock,
+        DataDatabase,
         ClientsShutdown,
       ],
-      exports: [CONFIG, PrismaClient, Redis, SecretBox, Clock],
+      exports: [CONFIG, PrismaClient, Redis, SecretBox, Clock, DataDatabase],
     };
   }
 }

@@ -32,6 +32,7 @@ describe('projects (real PostgreSQL and Redis)', () => {
       revision: 1,
       integrations: { text_generation: null, email: null },
       routes: [],
+      tables: [],
     });
   });
 

@@ -52,7 +52,8 @@ export class PublicationRepository {
              v.query_params AS "queryParams", v.version, v.compiled
       FROM endpoints e JOIN endpoint_versions v ON v.endpoint_id = e.id AND v.version = e.live_version
       WHERE e.project_id = ${projectId}::uuid`;
-    return { ...project, integrations, routes, keys };
+    const tables = await tx.dataTable.findMany({ where: { projectId }, select: { id: true, name: true, columns: true }, orderBy: { name: 'asc' } });
+    return { ...project, integrations, routes, keys, tables };
   }
 
   /** Compare-and-set of a sealed integration secret (key rotation); a row changed meanwhile is left alone. */

@@ -15,6 +15,7 @@ const state: ProjectServingState = {
     { endpointId: 'e1', name: 'Orders', method: 'POST', path: '/orders', auth: 'none', queryParams: [{ key: 'id' }], version: 3, compiled: { c: 1 } },
   ],
   keys: [{ id: 'k1', keyHash: 'h'.repeat(64), permission: 'admin', ratelimitMin: 30 }],
+  tables: [{ id: 't1', name: 'orders', columns: [{ name: 'total', type: 'number', required: true, unique: false, indexed: true }] }],
 };
 
 describe('published project document', () => {
@@ -32,6 +33,7 @@ describe('published project document', () => {
         { endpoint_id: 'e1', name: 'Orders', method: 'POST', path: '/orders', auth: 'none', query_params: [{ key: 'id', default: null }], version: 3, compiled: { c: 1 } },
         { endpoint_id: 'e2', name: 'Users', method: 'GET', path: '/users', auth: 'user', query_params: [], version: 1, compiled: { c: 2 } },
       ],
+      tables: [{ id: 't1', name: 'orders', columns: [{ name: 'total', type: 'number', required: true, unique: false, indexed: true }] }],
     });
   });
 

@@ -1,4 +1,5 @@
 import type {
+  DataColumn,
   EndpointAuth,
   HttpMethod,
   PublishedApiKey,
@@ -27,6 +28,8 @@ export interface ProjectServingState {
     compiled: unknown;
   }>;
   keys: Array<{ id: string; keyHash: string; permission: 'user' | 'admin'; ratelimitMin: number }>;
+  /** The data tables; `columns` as stored (`DataColumn[]`). */
+  tables: Array<{ id: string; name: string; columns: unknown }>;
 }
 
 const settingsOf = (settings: unknown): Record<string, unknown> =>
@@ -92,6 +95,7 @@ export function buildPublishedProject(state: ProjectServingState, seal: (storedS
     revision: state.revision,
     integrations,
     routes,
+    tables: state.tables.map((table) => ({ id: table.id, name: table.name, columns: table.columns as DataColumn[] })),
   };
 }
 

@@ -32,6 +32,8 @@ export class GatewayResponse extends ServerResponse<IncomingMessage> {
   /** The raw query string without `?` ('' when none); the slice the router takes anyway. */
   logQuery = '';
   rateLimit: RateLimitState | null = null;
+  /** Served on the preview address (`{subdomain}--preview.…`): logged as environment `preview`. */
+  preview = false;
   /** The body `sendJson` will end this response with at the end of the event-loop turn. */
   pendingBody: string | null = null;
 }

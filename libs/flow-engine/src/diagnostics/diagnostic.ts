@@ -15,6 +15,8 @@ export interface Diagnostic {
 export interface CompileContext {
   /** Domains verified with the project's email integration; enables the From check at Deploy. */
   email_verified_domains?: string[];
+  /** Names of the project's secrets; enables the `unknown_secret` check of `{secrets.NAME}`. */
+  secret_names?: string[];
 }
 
 /** Collects diagnostics for one block, prefixing messages with the block's label and id. */

@@ -63,6 +63,7 @@ export class FlowTypes {
         return schemaAtPath({ type: 'object', additionalProperties: STRING }, ref.path);
       case 'method':
       case 'path':
+      case 'secret':
         return STRING;
       case 'current_time':
         return { type: 'string', format: 'date-time' };

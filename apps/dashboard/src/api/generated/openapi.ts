@@ -41,6 +41,19 @@ export type CreateProjectDto = {
   subdomain: string;
 };
 
+export type CreateTableDto = {
+  /** Unique in the project; what blocks name in `table` */
+  name: string;
+  columns?: Array<{
+    name: string;
+    type: "text" | "number" | "boolean" | "datetime" | "json";
+    required?: boolean;
+    unique?: boolean;
+    /** A lookup index on the column (a unique column has one already) */
+    indexed?: boolean;
+  }>;
+};
+
 export type EndpointDto = {
   name: string;
   method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -181,6 +194,10 @@ export type EndpointWithDiagnosticsDto = {
   }>;
 };
 
+export type ImportResultDto = {
+  inserted: number;
+};
+
 export type IntegrationDto = {
   kind: "text-generation" | "email";
   provider: string;
@@ -220,6 +237,8 @@ export type LogDetailDto = {
   key_id: string | null;
   /** Error code of the answer, null on success */
   code: string | null;
+  /** Served on the live address or the preview address */
+  environment: "live" | "preview";
   /** The endpoint that answered, null when none matched */
   endpoint_id: string | null;
   /** Name of the API key used; null without a key or once the key is deleted */
@@ -250,6 +269,8 @@ export type LogPageDto = {
     key_id: string | null;
     /** Error code of the answer, null on success */
     code: string | null;
+    /** Served on the live address or the preview address */
+    environment: "live" | "preview";
   }>;
   /** Older entries (Next); null on the last page */
   next_cursor: string | null;
@@ -337,6 +358,28 @@ export type PutTextGenerationDto = {
   default_model?: string | null;
 };
 
+export type RowDto = {
+  id: string;
+  created_at: string;
+  updated_at: string;
+};
+
+export type RowPageDto = {
+  items: Array<{
+    id: string;
+    created_at: string;
+    updated_at: string;
+    [key: string]: unknown;
+  }>;
+  /** Pass as `cursor` for the next page; null on the last */
+  next_cursor: string | null;
+};
+
+export type RowValuesDto = {
+  /** Column name → value */
+  values: { [key: string]: unknown };
+};
+
 export type SaveEndpointDto = {
   name: string;
   method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -388,6 +431,40 @@ export type SubdomainAvailabilityDto = {
   reason: "taken" | "reserved" | "invalid" | null;
   /** What is wrong with the name, in words; null when it can be used */
   message: string | null;
+};
+
+export type TableDto = {
+  id: string;
+  name: string;
+  columns: Array<{
+    name: string;
+    type: "text" | "number" | "boolean" | "datetime" | "json";
+    required: boolean;
+    unique: boolean;
+    /** A lookup index on the column (a unique column has one already) */
+    indexed: boolean;
+  }>;
+  row_count: number;
+  created_at: string;
+  updated_at: string;
+};
+
+export type TableListDto = {
+  items: Array<{
+    id: string;
+    name: string;
+    columns: Array<{
+      name: string;
+      type: "text" | "number" | "boolean" | "datetime" | "json";
+      required: boolean;
+      unique: boolean;
+      /** A lookup index on the column (a unique column has one already) */
+      indexed: boolean;
+    }>;
+    row_count: number;
+    created_at: string;
+    updated_at: string;
+  }>;
 };
 
 export type TestRunInputDto = {
@@ -473,6 +550,21 @@ export type UpdateProjectDto = {
   name?: string;
   subdomain?: string;
   require_auth?: boolean;
+};
+
+export type UpdateTableDto = {
+  name?: string;
+  /** The full new column list: a column keeps its data when its name (or `renamed_from`) names an existing one */
+  columns?: Array<{
+    name: string;
+    type: "text" | "number" | "boolean" | "datetime" | "json";
+    required?: boolean;
+    unique?: boolean;
+    /** A lookup index on the column (a unique column has one already) */
+    indexed?: boolean;
+    /** The column whose data this one keeps, under a new name */
+    renamed_from?: string;
+  }>;
 };
 
 export type VersionDto = {
@@ -698,7 +790,7 @@ export interface Operations {
   };
   "GET /v1/projects/{projectId}/logs": {
     params: { projectId: string };
-    query: { endpoint?: string; status?: string; method?: string; from?: string; to?: string; limit?: number; cursor?: string };
+    query: { environment?: "live" | "preview"; endpoint?: string; status?: string; method?: string; from?: string; to?: string; limit?: number; cursor?: string };
     body: never;
     response: LogPageDto;
   };
@@ -710,7 +802,7 @@ export interface Operations {
   };
   "GET /v1/projects/{projectId}/logs/stats": {
     params: { projectId: string };
-    query: { from?: string; to?: string; interval?: number; endpoint?: string; status?: string; method?: string };
+    query: { environment?: "live" | "preview"; from?: string; to?: string; interval?: number; endpoint?: string; status?: string; method?: string };
     body: never;
     response: LogStatsDto;
   };
@@ -719,6 +811,78 @@ export interface Operations {
     query: never;
     body: never;
     response: { [key: string]: unknown };
+  };
+  "GET /v1/projects/{projectId}/tables": {
+    params: { projectId: string };
+    query: never;
+    body: never;
+    response: TableListDto;
+  };
+  "POST /v1/projects/{projectId}/tables": {
+    params: { projectId: string };
+    query: never;
+    body: CreateTableDto;
+    response: TableDto;
+  };
+  "GET /v1/projects/{projectId}/tables/{tableId}": {
+    params: { projectId: string; tableId: string };
+    query: never;
+    body: never;
+    response: TableDto;
+  };
+  "PATCH /v1/projects/{projectId}/tables/{tableId}": {
+    params: { projectId: string; tableId: string };
+    query: never;
+    body: UpdateTableDto;
+    response: TableDto;
+  };
+  "DELETE /v1/projects/{projectId}/tables/{tableId}": {
+    params: { projectId: string; tableId: string };
+    query: { force?: "true" | "false" };
+    body: never;
+    response: unknown;
+  };
+  "GET /v1/projects/{projectId}/tables/{tableId}/export": {
+    params: { projectId: string; tableId: string };
+    query: never;
+    body: never;
+    response: unknown;
+  };
+  "POST /v1/projects/{projectId}/tables/{tableId}/import": {
+    params: { projectId: string; tableId: string };
+    query: never;
+    body: never;
+    response: ImportResultDto;
+  };
+  "GET /v1/projects/{projectId}/tables/{tableId}/rows": {
+    params: { projectId: string; tableId: string };
+    query: { filter?: string; sort?: string; limit?: number; cursor?: string };
+    body: never;
+    response: RowPageDto;
+  };
+  "POST /v1/projects/{projectId}/tables/{tableId}/rows": {
+    params: { projectId: string; tableId: string };
+    query: never;
+    body: RowValuesDto;
+    response: RowDto;
+  };
+  "GET /v1/projects/{projectId}/tables/{tableId}/rows/{rowId}": {
+    params: { projectId: string; tableId: string; rowId: string };
+    query: never;
+    body: never;
+    response: RowDto;
+  };
+  "PATCH /v1/projects/{projectId}/tables/{tableId}/rows/{rowId}": {
+    params: { projectId: string; tableId: string; rowId: string };
+    query: never;
+    body: RowValuesDto;
+    response: RowDto;
+  };
+  "DELETE /v1/projects/{projectId}/tables/{tableId}/rows/{rowId}": {
+    params: { projectId: string; tableId: string; rowId: string };
+    query: never;
+    body: never;
+    response: unknown;
   };
   "GET /v1/subdomains/{name}": {
     params: { name: string };

@@ -1,0 +1,2 @@
+export * from './secret-rules';
+export * from './secret-masker';
