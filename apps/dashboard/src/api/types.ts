@@ -1,7 +1,6 @@
 // The REST objects of DESIGN.md under the names the dashboard uses, all taken from the generated
 // OpenAPI types: a changed control-plane DTO changes these and the typecheck points at every use.
 import type * as Api from './generated/openapi';
-import type * as Pending from './generated/tables-pending';
 
 export type User = Api.MeResponseDto['user'];
 export type Project = Api.ProjectDto;
@@ -18,10 +17,10 @@ export type EmailInput = Api.PutEmailDto;
 export type LogEntry = Api.LogPageDto['items'][number];
 export type LogDetail = Api.LogDetailDto;
 export type LogStats = Api.LogStatsDto;
-export type DataTable = Pending.TableDto;
+export type DataTable = Api.TableDto;
 export type TableColumn = DataTable['columns'][number];
 export type ColumnType = TableColumn['type'];
-export type NewTable = Pending.CreateTableDto;
-export type TableChanges = Pending.UpdateTableDto;
-export type Row = Pending.RowPageDto['items'][number];
-export type RowValues = Pending.RowValuesDto['values'];
+export type NewTable = Api.CreateTableDto;
+export type TableChanges = Api.UpdateTableDto;
+export type Row = Api.RowPageDto['items'][number];
+export type RowValues = Api.RowValuesDto['values'];

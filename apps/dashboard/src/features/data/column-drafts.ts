@@ -1,11 +1,5 @@
+import { DATA_NAME_PATTERN, RESERVED_COLUMN_NAMES, SYSTEM_COLUMNS } from '@flowgate/contracts';
 import type { ColumnType, TableColumn } from '../../api/types';
-
-export const COLUMN_TYPES: readonly ColumnType[] = ['text', 'number', 'boolean', 'datetime', 'json'];
-
-/** Every row has these; a column may not take their names. */
-export const SYSTEM_COLUMNS = ['id', 'created_at', 'updated_at'] as const;
-
-const NAME = /^[a-z][a-z0-9_]{0,62}$/;
 
 /** One column as the editor holds it: `original` is its name on the server (null: a new column), so a rename keeps the data. */
 export interface ColumnDraft {
@@ -42,8 +36,9 @@ export function columnsPayload(drafts: readonly ColumnDraft[]) {
 export function nameProblem(name: string, what: 'Table' | 'Column'): string | null {
   const trimmed = name.trim();
   if (trimmed === '') return `${what} name is required`;
-  if (!NAME.test(trimmed)) return 'Use lowercase letters, digits and _, starting with a letter (at most 63)';
+  if (!DATA_NAME_PATTERN.test(trimmed)) return 'Use lowercase letters, digits and _, starting with a letter (at most 63)';
   if (what === 'Column' && (SYSTEM_COLUMNS as readonly string[]).includes(trimmed)) return `Every row has ${trimmed} already`;
+  if (what === 'Column' && RESERVED_COLUMN_NAMES.has(trimmed)) return `${trimmed} is a name PostgreSQL keeps for itself`;
   return null;
 }
 

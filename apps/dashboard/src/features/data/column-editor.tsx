@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { Field } from '../../ui/field';
-import { blankColumn, COLUMN_TYPES, type ColumnDraft } from './column-drafts';
+import { COLUMN_TYPES } from '@flowgate/contracts';
+import { blankColumn, type ColumnDraft } from './column-drafts';
 
 const FLAGS = [
   ['required', 'Required', 'Every row must have a value'],

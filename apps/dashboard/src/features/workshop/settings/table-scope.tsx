@@ -1,10 +1,8 @@
+import { SYSTEM_COLUMNS } from '@flowgate/contracts';
 import { createContext, type ReactNode, useContext } from 'react';
 import { useParams } from 'react-router';
 import { useTables } from '../../../api/tables';
 import type { DataTable } from '../../../api/types';
-
-/** Columns every row has, offered with the table's own. */
-const SYSTEM_COLUMNS = ['id', 'created_at', 'updated_at'];
 
 export interface TableScope {
   /** The project's tables; undefined while they load or when they cannot be read. */
