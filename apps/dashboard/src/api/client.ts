@@ -69,7 +69,7 @@ export async function api<K extends OperationId>(operation: K, ...[options]: Par
  * throwing an `ApiError` otherwise: `api()` for JSON operations, and the few that send or answer
  * something else (a CSV file).
  */
-export async function send(method: string, url: string, { body, contentType, signal }: { body?: BodyInit; contentType?: string; signal?: AbortSignal } = {}): Promise<Response> {
+export async function send(method: string, url: string, { body, contentType, signal }: { body?: RequestInit['body']; contentType?: string; signal?: AbortSignal } = {}): Promise<Response> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (contentType) headers['content-type'] = contentType;
   if (bearerToken) headers.authorization = `Bearer ${bearerToken}`;
