@@ -96,6 +96,11 @@ function buildStandIn(log) {
     fs.mkdirSync(path.join(stage, dir), { recursive: true });
   }
   fs.mkdirSync(path.join(stage, 'var/lib/apt/lists/partial'), { recursive: true });
+  // As Debian's container images: apt keeps no package caches in a layer.
+  fs.writeFileSync(
+    path.join(stage, 'etc/apt/apt.conf.d/docker-clean'),
+    'DPkg::Post-Invoke { "rm -f /var/cache/apt/archives/*.deb /var/cache/apt/archives/partial/*.deb /var/cache/apt/*.bin || true"; };\nAPT::Update::Post-Invoke { "rm -f /var/cache/apt/archives/*.deb /var/cache/apt/archives/partial/*.deb /var/cache/apt/*.bin || true"; };\nDir::Cache::pkgcache "";\nDir::Cache::srcpkgcache "";\n',
+  );
   const usrLocal = path.join(stage, 'usr/local');
   run('tar', ['-xzf', nodeTarball, '-C', usrLocal, '--strip-components=1', 'package/bin/node']);
   const npmDir = path.join(usrLocal, 'lib/node_modules/npm');

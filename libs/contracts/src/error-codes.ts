@@ -28,6 +28,8 @@ export const ERROR_STATUS = {
   unsupported_media_type: 415,
   headers_too_large: 431,
   value_too_large: 422,
+  too_many_endpoints: 422,
+  project_too_large: 422,
   invalid_value: 422,
   run_memory_exceeded: 422,
   rate_limited: 429,

@@ -5,6 +5,7 @@ import { ZodResponse } from 'nestjs-zod';
 import type { Principal } from '../auth/auth.service';
 import { CurrentPrincipal, DashboardApi } from '../auth/session.guard';
 import { AppError } from '../common/app-error';
+import { AcceptsBody } from '../common/body-media-type';
 import { projectIdParam, rowIdParam, tableIdParam } from '../common/uuid-param.pipe';
 import { ImportResultDto, ListRowsQueryDto, RowDto, RowPageDto, RowValuesDto } from './dto/row.dto';
 import { RowsService } from './rows.service';
@@ -75,6 +76,7 @@ export class RowsController {
   }
 
   @Post('import')
+  @AcceptsBody('text/csv')
   @ApiConsumes('text/csv')
   @ApiOperation({ summary: 'Add rows from CSV (header row = column names), all or none; the first bad row is named by its line' })
   @ZodResponse({ status: 201, type: ImportResultDto })

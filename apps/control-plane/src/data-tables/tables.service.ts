@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type { DataColumn } from '@flowgate/contracts';
+import type { DataColumn, PublishedDataTable } from '@flowgate/contracts';
 import { ColumnChange, createTableStorage, dropTableStorage, inTransaction, planColumns, rowCounts, type ColumnUpdate } from '@flowgate/data-tables';
 import { tableUsesOf } from '@flowgate/flow-engine';
 import { AppError, conflict } from '../common/app-error';
@@ -37,6 +37,11 @@ export class TablesService {
   async get(accountId: string, projectId: string, tableId: string): Promise<TableView> {
     const record = await this.require(accountId, projectId, tableId);
     return view(record, (await rowCounts(this.data.pool, projectId)).get(tableId) ?? 0);
+  }
+
+  /** The tables as flows see them: deploy checks (CompileContext.tables) and the test runs' port. */
+  async forFlows(projectId: string): Promise<PublishedDataTable[]> {
+    return (await this.tables.list(projectId)).map(({ id, name, columns }) => ({ id, name, columns }));
   }
 
   /** The table if the account owns its project; 404 otherwise. */

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Diagnostic } from '@flowgate/flow-engine';
 import { AppError } from '../common/app-error';
 import { Clock } from '../infrastructure/clock';
+import { TablesService } from '../data-tables/tables.service';
 import { IntegrationsService } from '../integrations/integrations.service';
 import type { ProjectRecord } from '../projects/projects.repository';
 import { ProjectsService } from '../projects/projects.service';
@@ -10,6 +11,7 @@ import type { EndpointInput, EndpointView } from './dto/endpoint.dto';
 import { contentOf, flowOf, sameContent, settingsOf, toEndpointView } from './endpoint-content';
 import { type EndpointContent, type EndpointRecord, EndpointsRepository } from './endpoints.repository';
 import { FlowCompiler } from './flow-compiler';
+import { type LimitedAction, ProjectLimits } from './project-limits';
 
 export interface EndpointWithDiagnostics extends EndpointView {
   diagnostics: Diagnostic[];
@@ -22,9 +24,11 @@ export class EndpointsService {
     private readonly endpoints: EndpointsRepository,
     private readonly projects: ProjectsService,
     private readonly integrations: IntegrationsService,
+    private readonly tables: TablesService,
     private readonly publication: PublicationService,
     private readonly compiler: FlowCompiler,
     private readonly clock: Clock,
+    private readonly limits: ProjectLimits,
   ) {}
 
   async list(accountId: string, projectId: string): Promise<EndpointView[]> {
@@ -39,10 +43,17 @@ export class EndpointsService {
     return this.view(project, await this.require(projectId, endpointId));
   }
 
-  async create(accountId: string, projectId: string, input: EndpointInput): Promise<EndpointWithDiagnostics> {
+  /** A new draft, counted as a Save (or as an Import, for a file). */
+  async create(accountId: string, projectId: string, input: EndpointInput, action: LimitedAction = 'save'): Promise<EndpointWithDiagnostics> {
     const project = await this.projects.requireOwned(accountId, projectId);
     const content = contentOf(input);
-    const endpoint = await this.endpoints.create(projectId, content, this.clock.now());
+    this.limits.assertFlowSize(content.flow);
+    await this.limits.count(accountId, action);
+    // Under the project's lock, so that concurrent creations cannot pass the endpoint limit together.
+    const endpoint = await this.publication.underLock({ projectId, accountId }, async (tx) => {
+      await this.limits.assertRoomForEndpoint(tx, projectId);
+      return this.endpoints.create(projectId, content, this.clock.now(), tx);
+    });
     return { ...(await this.view(project, endpoint)), diagnostics: await this.validate(projectId, content) };
   }
 
@@ -50,6 +61,8 @@ export class EndpointsService {
   async save(accountId: string, projectId: string, endpointId: string, input: EndpointInput): Promise<EndpointWithDiagnostics> {
     const project = await this.projects.requireOwned(accountId, projectId);
     const content = contentOf(input);
+    this.limits.assertFlowSize(content.flow);
+    await this.limits.count(accountId, 'save');
     // Under the project's lock so the comparison with the live version cannot race a Deploy.
     const saved = await this.publication.underLock({ projectId, accountId }, async (tx) => {
       const endpoint = await this.endpoints.find(projectId, endpointId, tx);
@@ -81,7 +94,7 @@ export class EndpointsService {
   }
 
   async validate(projectId: string, content: EndpointContent): Promise<Diagnostic[]> {
-    const context = { email_verified_domains: await this.integrations.emailVerifiedDomains(projectId) };
+    const context = { email_verified_domains: await this.integrations.emailVerifiedDomains(projectId), tables: await this.tables.forFlows(projectId) };
     return this.compiler.validate(flowOf(content), settingsOf(content), context);
   }
 }

@@ -5,6 +5,7 @@ import { Redis } from 'ioredis';
 import { CONFIG, type ControlPlaneConfig } from '../config/control-plane.config';
 import { Clock } from './clock';
 import { DataDatabase } from './data-database';
+import { RateWindows } from './rate-windows';
 
 /** Closes the clients after the HTTP server stopped taking requests. */
 @Injectable()
@@ -21,7 +22,7 @@ class ClientsShutdown implements OnApplicationShutdown {
   }
 }
 
-/** Configuration and the shared clients (PostgreSQL, Redis, secret box, clock), injected by type. */
+/** Configuration and the shared clients (PostgreSQL, Redis, secret box, clock, rate windows), injected by type. */
 @Global()
 @Module({})
 export class InfrastructureModule {
@@ -44,10 +45,11 @@ export class InfrastructureModule {
         },
         { provide: SecretBox, useFactory: () => new SecretBox(config.encryptionKey, [config.previousEncryptionKey]) },
         Clock,
+        RateWindows,
         DataDatabase,
         ClientsShutdown,
       ],
-      exports: [CONFIG, PrismaClient, Redis, SecretBox, Clock, DataDatabase],
+      exports: [CONFIG, PrismaClient, Redis, SecretBox, Clock, RateWindows, DataDatabase],
     };
   }
 }

@@ -12,7 +12,7 @@ import { call, type CallResult } from '../testing/http-call';
 import { linearFlow, publishedRoute, respond, TestPublisher, type Block } from '../testing/publication';
 import { startStandIn, type StandIn } from '../testing/stand-in';
 
-jest.setTimeout(120_000);
+jest.setTimeout(300_000);
 
 const ISSUE_INPUT = `${'a'.repeat(4094)}z`;
 const matchRegex = (pattern: string): Block => ({ type: 'match_regex', config: { input: '{local.a}', pattern, flags: 's', ref: 'm' } });
@@ -54,9 +54,7 @@ describe('isolation: a regex small to write and huge to run', () => {
         blocks: [
           { type: 'http_request', config: { name: 'started', url: `${started.url}/started` } },
           setVariable('a', ISSUE_INPUT),
-          // 2,403 instructions each (under the cap): three matches of ~10^7 units of work.
-          matchRegex('((.)|b){0,300}z'),
-          matchRegex('((.)|b){0,300}z'),
+          // 2,403 instructions (under the cap) × 4,095 characters: ~10^7 units, far over the loop's budget.
           matchRegex('((.)|b){0,300}z'),
           respond({ found: '{result.m.matches}' }),
         ],
@@ -70,7 +68,8 @@ describe('isolation: a regex small to write and huge to run', () => {
     quiet = publisher.newProject([publishedRoute({ path: '/ping', blocks: [respond({ pong: true })] })]);
     await publisher.publish(noisy);
     await publisher.publish(quiet);
-    gateway = await startGateway();
+    // Worker threads run at nice +10: on a busy machine their work takes many times longer.
+    gateway = await startGateway({ FLOW_TIMEOUT_MS: '100000', FLOW_WORKER_TASK_MS: '100000' });
   });
 
   afterAll(async () => {
@@ -184,6 +183,98 @@ describe('isolation: memory of runs (FLOW_MAX_RUN_BYTES, heap admission)', () =>
       expect(again.json).toMatchObject({ code: 'run_memory_exceeded' });
     } finally {
       await gateway.stop();
+    }
+  });
+});
+
+describe('isolation: the heavy-work pool shared between projects', () => {
+  const savedEnv = { ...process.env };
+  let redis: Redis;
+  let publisher: TestPublisher;
+  let noisy: PublishedProject;
+  let quiet: PublishedProject;
+  let started: StandIn;
+  let onStarted: () => void = () => undefined;
+  /** Matched in a worker: ~4 × 10^7 units of work each (2,035 instructions × 20,000 characters). */
+  const HOG_TEXT = `${'a'.repeat(19_999)}z`;
+  /** An ordinary pattern on 8 KB: over the event loop's budget, so it goes to the pool too. */
+  const FIND_TEXT = 'name@example '.repeat(630);
+
+  beforeAll(async () => {
+    started = await startStandIn((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      onStarted();
+    });
+    process.env.FLOWGATE_EGRESS_ALLOW_CIDRS = '127.0.0.0/8';
+    redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+    publisher = new TestPublisher(redis);
+    noisy = publisher.newProject([
+      publishedRoute({
+        path: '/hog',
+        method: 'POST',
+        blocks: [
+          { type: 'http_request', config: { name: 'started', url: `${started.url}/started` } },
+          { type: 'match_regex', config: { input: '{body.t}', pattern: '.{0,1000}z', flags: 's', ref: 'm' } },
+          respond({ found: '{result.m.isMatch}' }),
+        ],
+      }),
+    ]);
+    quiet = publisher.newProject([
+      publishedRoute({
+        path: '/find',
+        method: 'POST',
+        blocks: [{ type: 'match_regex', config: { input: '{body.t}', pattern: '[a-z]+@[a-z]+', ref: 'm' } }, respond({ first: '{result.m.matches.0}' })],
+      }),
+    ]);
+    await publisher.publish(noisy);
+    await publisher.publish(quiet);
+  });
+
+  afterAll(async () => {
+    await publisher.cleanup();
+    redis.disconnect();
+    await started.close();
+    process.env = savedEnv;
+  });
+
+  const post = (gateway: Gateway, project: PublishedProject, path: string, text: string): Promise<CallResult> =>
+    call(gateway.url, `${project.subdomain}.localhost`, path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ t: text }) });
+
+  it("gives another project's task the thread after one of a backlog, not after all of it", async () => {
+    // Deadlines far away: worker threads run at nice +10, slow on a busy machine.
+    const gateway = await startGateway({ FLOW_WORKER_THREADS: '1', FLOW_TIMEOUT_MS: '200000', FLOW_WORKER_TASK_MS: '200000' });
+    try {
+      let calls = 0;
+      const allStarted = new Promise<void>((resolve) => (onStarted = () => ++calls === 3 && resolve()));
+      const order: string[] = [];
+      const hogs = [1, 2, 3].map(() => post(gateway, noisy, '/hog', HOG_TEXT).then(() => order.push('noisy')));
+      await allStarted;
+      const find = await post(gateway, quiet, '/find', FIND_TEXT);
+      order.push('quiet');
+      await Promise.all(hogs);
+      expect(find.json).toEqual({ first: 'name@example' });
+      // Under one queue for everyone the quiet task would have waited for all three.
+      expect(order.indexOf('quiet')).toBeLessThan(2);
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it('stops a task at FLOW_WORKER_TASK_MS, terminating its thread, and serves the next task on a new one', async () => {
+    const gateway = await startGateway({ FLOW_WORKER_THREADS: '1', FLOW_WORKER_TASK_MS: '2000', FLOW_TIMEOUT_MS: '100000' });
+    try {
+      // 2,035 instructions × 1,000,000 characters: far more than two seconds of matching.
+      const hog = await post(gateway, noisy, '/hog', `${'a'.repeat(999_999)}z`);
+      expect(hog.status).toBe(500);
+      expect(hog.json).toEqual({
+        success: false,
+        code: 'flow_error',
+        message: 'Match Regex (n2): gateway: the work ran longer than 2000 ms on a worker thread and was stopped',
+      });
+      const find = await post(gateway, quiet, '/find', FIND_TEXT);
+      expect(find.json).toEqual({ first: 'name@example' });
+    } finally {
+      await gateway.close();
     }
   });
 });

@@ -1,4 +1,4 @@
-import type { FlowPorts } from '../ports';
+import { DataPortError, type FlowPorts } from '../ports';
 import { FairScheduler, type FlowScheduler } from '../runtime/fair-scheduler';
 import { DEFAULT_FLOW_LIMITS } from '../runtime/flow-limits';
 import { BlockFailure, RunInterrupted, RunMemoryExceeded, ValueTooLarge } from '../runtime/run-errors';
@@ -137,6 +137,9 @@ function deadlineAt(deadlineMs: number | undefined): number {
   return deadlineMs > ABSOLUTE_DEADLINE_THRESHOLD ? deadlineMs : Date.now() + Math.max(0, deadlineMs);
 }
 
+/** Refusals of the table blocks' port that the caller can act on; an unknown table or column stays a flow error. */
+const DATA_ERROR_STATUS = { invalid_value: 422, unique_violation: 409, data_limit_reached: 507 } as const;
+
 /** A flow that ends without Respond answers 200 `{}`. */
 const emptyResponse = (): FlowResult => ({ type: 'response', status: 200, body: {} });
 
@@ -146,8 +149,12 @@ function failure(error: unknown, step: Step | null): FlowResult {
   const node_id = step?.id ?? null;
   if (error instanceof ValueTooLarge) return { type: 'error', status: 422, code: 'value_too_large', message: `${where}: ${error.message}`, node_id };
   if (error instanceof RunMemoryExceeded) return { type: 'error', status: 422, code: 'run_memory_exceeded', message: `${where}: ${error.message}`, node_id };
+  if (error instanceof DataPortError && error.code in DATA_ERROR_STATUS) {
+    const code = error.code as keyof typeof DATA_ERROR_STATUS;
+    return { type: 'error', status: DATA_ERROR_STATUS[code], code, message: `${where}: ${error.message}`, node_id };
+  }
   const message =
-    error instanceof BlockFailure
+    error instanceof BlockFailure || error instanceof DataPortError
       ? `${where}: ${error.message}`
       : `${where}: failed unexpectedly${error instanceof Error && error.message ? ` (${error.message})` : ''}`;
   return { type: 'error', status: 500, code: 'flow_error', message, node_id };

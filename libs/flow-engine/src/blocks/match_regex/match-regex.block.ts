@@ -5,6 +5,7 @@ import { BlockFailure, ValueTooLarge } from '../../runtime/run-errors';
 import { formatCount } from '../../runtime/value-size';
 import { defineBlock, textSource, type ConfigKit, type KitMode } from '../block-definition';
 import { refField } from '../shared/fields';
+import { portFailure } from '../shared/port-failure';
 import { compilePattern, MATCH_RESULT_FIELDS, REGEX_FLAGS_PATTERN, type CompiledPattern } from './linear-regex';
 
 const config = <M extends KitMode>(kit: ConfigKit<M>) =>
@@ -104,7 +105,12 @@ function checkSizes(run: FlowRun, pattern: string, input: string): void {
 }
 
 async function offload(run: FlowRun, port: RegexPort, slot: number, task: Omit<RegexTask, 'maxResultChars'>): Promise<void> {
-  const outcome = await port.match({ ...task, maxResultChars: run.limits.maxValueChars }, run.signal);
+  let outcome: RegexOutcome;
+  try {
+    outcome = await port.match({ ...task, maxResultChars: run.limits.maxValueChars }, run.signal);
+  } catch (error) {
+    throw portFailure(run, error, 'the match');
+  }
   if (outcome.ok) run.keep(slot, outcome.result);
   else if (outcome.reason === 'too_large') throw new ValueTooLarge(outcome.message);
   else throw new BlockFailure(outcome.message);
