@@ -95,4 +95,6 @@ export interface PublishedApiKey {
 export type ConfigChange =
   | { type: 'project'; project_id: string; revision: number }
   | { type: 'project_deleted'; project_id: string }
+  /** Only the project's OpenAPI document changed (a rename): gateways drop the copy they hold. */
+  | { type: 'description'; project_id: string }
   | { type: 'republish'; epoch: string };
