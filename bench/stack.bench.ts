@@ -64,7 +64,12 @@ const PROCESSES = [...STACK_APPS, 'kafka', 'redis', 'postgres', 'postgres_stack_
 type ProcessName = (typeof PROCESSES)[number];
 type Cpu = Record<ProcessName, number>;
 
-const { recordedPid } = require(path.join(ROOT, 'scripts/lib/processes')) as { recordedPid(name: string): number | null };
+const { recordedPid, childPid } = require(path.join(ROOT, 'scripts/lib/processes')) as {
+  /** The service's supervisor (scripts/lib/supervisor.js), which restarts it after a crash. */
+  recordedPid(name: string): number | null;
+  /** The service process itself: the one whose CPU counts. */
+  childPid(name: string): number | null;
+};
 const { stackEnv } = require(path.join(ROOT, 'scripts/lib/env')) as { stackEnv(): Record<string, string> };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
@@ -283,7 +288,7 @@ async function main(): Promise<void> {
   try {
     const apps = Object.fromEntries(
       STACK_APPS.map((name) => {
-        const pid = recordedPid(name);
+        const pid = childPid(name);
         if (pid === null) throw new Error(`${name} of the stack does not run`);
         return [name, pid];
       }),
