@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { IntegrationsModule } from '../integrations/integrations.module';
 import { ProjectsModule } from '../projects/projects.module';
+import { SecretsModule } from '../secrets/secrets.module';
 import { DeploymentsController } from './deployments.controller';
 import { DeploymentsService } from './deployments.service';
 import { EndpointTransferController } from './endpoint-transfer.controller';
@@ -12,7 +13,7 @@ import { EndpointsService } from './endpoints.service';
 import { FlowCompiler } from './flow-compiler';
 
 @Module({
-  imports: [AuthModule, ProjectsModule, IntegrationsModule],
+  imports: [AuthModule, ProjectsModule, IntegrationsModule, SecretsModule],
   controllers: [EndpointsController, DeploymentsController, EndpointTransferController],
   providers: [EndpointsService, DeploymentsService, EndpointsRepository, FlowCompiler, EndpointTransferService],
   exports: [EndpointsService, FlowCompiler],

@@ -76,9 +76,9 @@ export class EndpointsRepository {
     return db.endpoint.findFirst({ where: { id: endpointId, projectId } });
   }
 
-  create(projectId: string, content: EndpointContent, draftChangedAt: Date): Promise<EndpointRecord> {
+  create(projectId: string, content: EndpointContent, draftChangedAt: Date, db: Tx | PrismaClient = this.prisma): Promise<EndpointRecord> {
     return mapRouteTaken(
-      this.prisma.endpoint.create({
+      db.endpoint.create({
         data: { projectId, ...contentData(content), draftChangedAt },
       }),
     );

@@ -3,6 +3,7 @@ import { AuthModule } from '../auth/auth.module';
 import { EndpointsModule } from '../endpoints/endpoints.module';
 import { IntegrationsModule } from '../integrations/integrations.module';
 import { ProjectsModule } from '../projects/projects.module';
+import { SecretsModule } from '../secrets/secrets.module';
 import { TestRunPorts } from './test-run-ports';
 import { TestRunThrottle } from './test-run-throttle';
 import { TestRunsController } from './test-runs.controller';
@@ -10,7 +11,7 @@ import { TestRunsService } from './test-runs.service';
 
 /** Workshop test runs: `POST /v1/projects/:id/endpoints/:eid/test-runs`. */
 @Module({
-  imports: [AuthModule, ProjectsModule, IntegrationsModule, EndpointsModule],
+  imports: [AuthModule, ProjectsModule, IntegrationsModule, SecretsModule, EndpointsModule],
   controllers: [TestRunsController],
   providers: [TestRunsService, TestRunPorts, TestRunThrottle],
 })

@@ -8,6 +8,7 @@ import { EndpointsService } from '../endpoints/endpoints.service';
 import { FlowCompiler } from '../endpoints/flow-compiler';
 import { IntegrationsService } from '../integrations/integrations.service';
 import { ProjectsService } from '../projects/projects.service';
+import { SecretsService } from '../secrets/secrets.service';
 import type { TestRunInput, TestRunResult } from './dto/test-run.dto';
 import { flowRequestOf } from './test-run-request';
 import { TestRunPorts } from './test-run-ports';
@@ -31,6 +32,7 @@ export class TestRunsService {
     private readonly projects: ProjectsService,
     private readonly endpoints: EndpointsService,
     private readonly integrations: IntegrationsService,
+    private readonly secrets: SecretsService,
     private readonly compiler: FlowCompiler,
     private readonly ports: TestRunPorts,
     private readonly throttle: TestRunThrottle,
@@ -46,20 +48,24 @@ export class TestRunsService {
     await this.throttle.reserve(accountId);
     const settings = { ...settingsOf(draft), ...definedOnly(input.settings ?? {}) };
     const { published: integrations, emailVerifiedDomains } = await this.integrations.forTestRun(projectId);
-    const context = { email_verified_domains: emailVerifiedDomains };
+    const secrets = await this.secrets.open(projectId);
+    const context = { email_verified_domains: emailVerifiedDomains, secret_names: [...secrets.live.keys()] };
     const outcome = this.compiler.compile(input.flow ?? flowOf(draft), settings, context);
-    if (!outcome.ok) throw new AppError('invalid_flow', 'The flow cannot run; fix the errors listed in details', outcome.diagnostics);
+    const mask = <T>(value: T): T => (secrets.masker === null ? value : secrets.masker.value(value));
+    if (!outcome.ok) throw new AppError('invalid_flow', 'The flow cannot run; fix the errors listed in details', mask(outcome.diagnostics));
     const request = flowRequestOf(input.request, settings);
     const prepared = prepareFlow(outcome.compiled as Parameters<typeof prepareFlow>[0]);
     const ports = this.ports.forProject({ id: project.id, subdomain: project.subdomain, integrations }, input.send_email);
-    const tracer = new TraceRecorder();
+    ports.secrets = secrets.preview;
+    const tracer = new TraceRecorder(secrets.masker);
     const startedAt = performance.now();
     const result = await runFlow(prepared, request, ports, { ...this.options, tracer });
     const durationMs = performance.now() - startedAt;
     return {
-      response: { status: result.status, headers: { ...JSON_HEADERS }, body: bodyOf(result) },
+      // Unlike a live answer, what the editor shows is masked: the Respond body too.
+      response: { status: result.status, headers: { ...JSON_HEADERS }, body: mask(bodyOf(result)) },
       duration_ms: Math.round(durationMs * 1000) / 1000,
-      diagnostics: outcome.diagnostics,
+      diagnostics: mask(outcome.diagnostics),
       trace: tracer.entries,
     };
   }

@@ -1,4 +1,4 @@
-import { apiKeyRecordKey, openApiKey } from '@flowgate/contracts';
+import { apiKeyRecordKey, openApiKey, previewOpenApiKey } from '@flowgate/contracts';
 import type { Logger } from '@flowgate/platform';
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
@@ -52,13 +52,14 @@ export class OpenApiRoute {
     if (project.requireAuth && !(await this.keyAccepted(req, res, project.id))) return;
     let document: string | null;
     try {
-      document = await this.redis.get(openApiKey(project.id));
+      // The preview address describes the drafts it serves (its copy has requireAuth set).
+      document = await this.redis.get(res.preview ? previewOpenApiKey(project.id) : openApiKey(project.id));
     } catch (error) {
       document = project.requireAuth ? null : (this.lastRead.get(project.id) ?? null);
       if (document === null) return this.unavailable(res, error);
     }
     if (document === null) return this.unavailable(res, null);
-    this.lastRead.set(project.id, document);
+    if (!res.preview) this.lastRead.set(project.id, document);
     if (res.headersSent || res.writableEnded) return;
     res.writeHead(200, { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(document), 'cache-control': 'no-cache' });
     res.end(document);
