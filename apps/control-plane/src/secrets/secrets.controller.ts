@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Put, Query, Res } from '@nestjs/common';
-import { ApiOperation, ApiResponse } from '@nestjs/swagger';
+import { ApiOperation } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { ZodResponse } from 'nestjs-zod';
 import type { Principal } from '../auth/auth.service';
@@ -22,7 +22,6 @@ export class SecretsController {
 
   @Put(':name')
   @ApiOperation({ summary: 'Set a secret: 201 when new, 200 when replaced; every gateway reads the new value from the next request' })
-  @ApiResponse({ status: 201, type: SecretDto })
   @ZodResponse({ status: 200, type: SecretDto })
   async put(
     @CurrentPrincipal() principal: Principal,
