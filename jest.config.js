@@ -11,7 +11,7 @@ module.exports = {
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '<rootDir>/apps/dashboard/e2e/'],
   transform: { '^.+\\.(t|j)sx?$': ['@swc/jest', { ...swcrc, sourceMaps: 'inline', swcrc: false }] },
   moduleNameMapper: {
-    '^@flowgate/(flow-engine|contracts|db|platform|integrations)$': '<rootDir>/libs/$1/src/index.ts',
+    '^@flowgate/(flow-engine|contracts|db|platform|integrations|data-tables)$': '<rootDir>/libs/$1/src/index.ts',
     '^@flowgate/integrations/flow-ports$': '<rootDir>/libs/integrations/src/flow-ports/index.ts',
     // A page's own stylesheet (import './x.css') means nothing to jsdom.
     '\\.css$': '<rootDir>/apps/dashboard/src/testing/style-stub.ts',

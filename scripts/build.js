@@ -19,8 +19,16 @@ const path = require('node:path');
 
 const root = path.resolve(__dirname, '..');
 
-/** What the apps load: their sources and the libraries (the generated Prisma client included). */
-const SOURCE_DIRS = ['apps/control-plane/src', 'apps/gateway/src', 'apps/log-ingest/src', 'apps/worker/src', 'libs/contracts/src', 'libs/db/src', 'libs/flow-engine/src', 'libs/integrations/src', 'libs/platform/src'];
+/** The backend apps (the dashboard is Vite's) and every library, the generated Prisma client included. */
+const BACKEND_APPS = ['control-plane', 'gateway', 'log-ingest', 'worker'];
+const SOURCE_DIRS = [
+  ...BACKEND_APPS.map((app) => `apps/${app}/src`),
+  ...fs
+    .readdirSync(path.join(root, 'libs'), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && fs.existsSync(path.join(root, 'libs', entry.name, 'src')))
+    .map((entry) => `libs/${entry.name}/src`)
+    .sort(),
+];
 
 /** Specs stay out of the build. (A library's `testing/` helpers are compiled: a barrel may export one.) */
 const isTestFile = (name) => /\.(spec|test)\.tsx?$/.test(name) || name.endsWith('.d.ts');
@@ -107,4 +115,4 @@ if (require.main === module) {
   }
 }
 
-module.exports = { buildBackend, SOURCE_DIRS };
+module.exports = { buildBackend, BACKEND_APPS, SOURCE_DIRS };

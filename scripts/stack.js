@@ -15,7 +15,7 @@ const path = require('node:path');
 const { ensureServices, stopStartedServices } = require('./lib/services');
 const { stackEnv } = require('./lib/env');
 const { ensureDependencies, ensurePrismaClient } = require('./lib/prepare');
-const { startService, stopRecorded, recordedPid, stalePid, logTail, exitReason, logFile } = require('./lib/processes');
+const { startService, stopRecorded, recordedPid, stalePid, logTail, exitReason, logFile, supervisorSawReady } = require('./lib/processes');
 const { stackServices, isReady, portTaken, urlSummary } = require('./lib/stack-services');
 
 const root = path.resolve(__dirname, '..');
@@ -109,7 +109,8 @@ async function launch(env, services, output) {
           log: logFile(service.name),
         });
       }
-      if (await isReady(service)) {
+      // Ready once it answers and its supervisor saw it too (from then on a crash is restarted).
+      if ((await isReady(service)) && (!children.has(service.name) || supervisorSawReady(service.name))) {
         waiting.delete(service.name);
         say(`${service.name} ready (${((Date.now() - started) / 1000).toFixed(1)} s)`);
       }

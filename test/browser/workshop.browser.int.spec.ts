@@ -298,7 +298,7 @@ describe('diagnostics computed in the browser', () => {
 });
 
 /** Polls a check the page reaches asynchronously (the compile is debounced). */
-async function eventually(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+async function eventually(check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error('the page did not reach the expected state');

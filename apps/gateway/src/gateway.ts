@@ -1,5 +1,4 @@
 import { ERROR_STATUS, openSecrets, type ErrorCode } from '@flowgate/contracts';
-import { FairScheduler } from '@flowgate/flow-engine';
 import { createLogger, flowLimitsOf, SecretBox, type Logger } from '@flowgate/platform';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,6 +16,7 @@ import { refuseConnect } from './http/connect-method';
 import { GatewayResponse } from './http/gateway-response';
 import { HostResolver } from './http/host-resolver';
 import { InternalRoutes } from './http/internal-routes';
+import { FlowIsolation } from './isolation/flow-isolation';
 import { OpenApiRoute } from './http/openapi-route';
 import { endSocketWithError } from './http/raw-answer';
 import { GatewayMetrics } from './metrics';
@@ -134,10 +134,7 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
     metrics,
     logger,
     maxBodyBytes: config.GATEWAY_MAX_BODY_BYTES,
-    flowTimeoutMs: config.FLOW_TIMEOUT_MS,
-    flowLimits: flowLimitsOf(config),
-    // setImmediate runs after the loop polled its sockets: requests that arrived meanwhile go first.
-    scheduler: new FairScheduler({ maxSliceMs: config.FLOW_SLICE_MS, defer: setImmediate }),
+    isolation: new FlowIsolation({ limits: flowLimitsOf(config), flowTimeoutMs: config.FLOW_TIMEOUT_MS, heapHighPercent: config.GATEWAY_HEAP_HIGH_PERCENT }),
   });
 
   const server = http.createServer<typeof http.IncomingMessage, typeof GatewayResponse>(

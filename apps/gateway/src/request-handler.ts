@@ -1,5 +1,5 @@
 import { PREVIEW_SUFFIX, type SecretMasker } from '@flowgate/contracts';
-import { runFlow, type ExecuteOptions, type FlowLimits, type FlowRequest, type FlowResult, type FlowScheduler } from '@flowgate/flow-engine';
+import type { FlowRequest } from '@flowgate/flow-engine';
 import type { Logger } from '@flowgate/platform';
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
@@ -9,8 +9,8 @@ import type { RequestAuthenticator } from './auth/request-authenticator';
 import { normaliseRoutePath, type AuthLevel, type LoadedProject, type LoadedRoute, type RouteGroup } from './config-cache/loaded-project';
 import type { ProjectCache } from './config-cache/project-cache';
 import { allowCrossOrigin, answerPreflight, originOf, preflightMethod } from './http/cors';
-import { internalError, refuseBody, sendError, sendErrorWithStatus } from './http/errors';
-import { sendJson, type GatewayResponse } from './http/gateway-response';
+import { internalError, refuseBody, sendError } from './http/errors';
+import type { GatewayResponse } from './http/gateway-response';
 import { hostHeaderOf } from './http/host-header';
 import type { HostResolver } from './http/host-resolver';
 import type { InternalRoutes } from './http/internal-routes';
@@ -19,8 +19,7 @@ import { parseBody, readRawBody } from './http/request-body';
 import type { GatewayMetrics } from './metrics';
 import type { RequestLogSink } from './request-log/request-log-sink';
 import { requestLogEventJson } from './request-log/request-log-json';
-import { LARGE_BODY_BYTES, LargeBodies } from './large-bodies';
-import { LoopShare } from './loop-share';
+import { LARGE_BODY_BYTES, type FlowIsolation, type FlowToRun } from './isolation/flow-isolation';
 import { Throttle } from './throttle';
 
 export interface RequestHandlerDeps {
@@ -34,14 +33,11 @@ export interface RequestHandlerDeps {
   metrics: GatewayMetrics;
   logger: Logger;
   maxBodyBytes: number;
-  flowTimeoutMs: number;
-  flowLimits: FlowLimits;
-  /** Shared by every request: long flows take turns on the event loop. */
-  scheduler: FlowScheduler;
+  /** Where every flow runs: the limits between projects (isolation/). */
+  isolation: FlowIsolation;
 }
 
 const MAX_LOGGED_PATH = 2048;
-const NEVER_ABORTED = new AbortController().signal;
 const CLIENT_CLOSED_MESSAGE = 'The caller closed the connection before the answer was sent';
 /** Read by the engine only for configured parameters; endpoints without any share this one. */
 const NO_QUERY = new URLSearchParams();
@@ -78,14 +74,8 @@ interface RouteMatch {
 export class RequestHandler {
   private readonly onClose: (this: GatewayResponse) => void;
   private readonly lookupWarning = new Throttle(10_000);
-  /** The same for every request (the deadline is relative), so none is built per request. */
-  private readonly flowOptions: ExecuteOptions;
-  private readonly share = new LoopShare();
-  private readonly largeBodies: LargeBodies;
 
   constructor(private readonly deps: RequestHandlerDeps) {
-    this.flowOptions = { deadlineMs: deps.flowTimeoutMs, limits: deps.flowLimits, scheduler: deps.scheduler };
-    this.largeBodies = new LargeBodies(deps.scheduler);
     const record = (res: GatewayResponse): void => this.record(res);
     this.onClose = function onClose(this: GatewayResponse): void {
       record(this);
@@ -217,68 +207,21 @@ export class RequestHandler {
   ): Promise<void> {
     const raw = await readRawBody(req, this.deps.maxBodyBytes);
     if (!Buffer.isBuffer(raw)) return refuseBody(res, raw.code, raw.message);
-    if (raw.length > LARGE_BODY_BYTES) return this.parseLargeThenRun(req, res, project, route, query, raw);
+    if (raw.length > LARGE_BODY_BYTES) {
+      return this.deps.isolation.runWithLargeBody(res, project.id, () => {
+        const body = parseBody(raw, req.headers['content-type']);
+        if (!body.ok) return void refuseBody(res, body.code, body.message);
+        return flowToRun(req, project, route, query, body.value);
+      });
+    }
     const body = parseBody(raw, req.headers['content-type']);
     if (!body.ok) return refuseBody(res, body.code, body.message);
     await this.run(req, res, project, route, query, body.value);
   }
 
-  /** See large-bodies.ts; the flow starts in a turn of its own (its first block likely reads the whole body too). */
-  private async parseLargeThenRun(req: IncomingMessage, res: GatewayResponse, project: LoadedProject, route: LoadedRoute, query: string, raw: Buffer): Promise<void> {
-    const release = await this.largeBodies.admit(project.id);
-    try {
-      await this.largeBodies.turn();
-      const body = parseBody(raw, req.headers['content-type']);
-      this.largeBodies.endTurn();
-      if (!body.ok) return refuseBody(res, body.code, body.message);
-      await this.largeBodies.turn();
-      const running = this.run(req, res, project, route, query, body.value);
-      this.largeBodies.endTurn();
-      await running;
-    } finally {
-      release();
-    }
-  }
-
   /** Answers within this call when the flow ran synchronously (no port call); else returns the pending answer. */
-  private run(
-    req: IncomingMessage,
-    res: GatewayResponse,
-    project: LoadedProject,
-    route: LoadedRoute,
-    query: string,
-    body: unknown,
-  ): Promise<void> | undefined {
-    const request = new GatewayFlowRequest(
-      // HEAD answers as GET would: the flow sees GET.
-      req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET'),
-      route.path,
-      route.readsQuery && query !== '' ? new URLSearchParams(query) : NO_QUERY,
-      body,
-      req,
-    );
-    if (this.share.isHot(project.id)) return this.runInTurn(res, project, route, request);
-    return this.runNow(res, project, route, request);
-  }
-
-  /** Runs the flow now, and counts the loop time it took (and its answer) against the project. */
-  private runNow(res: GatewayResponse, project: LoadedProject, route: LoadedRoute, request: FlowRequest): Promise<void> | undefined {
-    const started = performance.now();
-    const result = runFlow(route.prepared!, request, project.ports, this.flowOptions);
-    let pending: Promise<void> | undefined;
-    if (result instanceof Promise) pending = result.then((settled) => answerFlow(res, settled, project.masker));
-    else answerFlow(res, result, project.masker);
-    const now = performance.now();
-    this.share.record(project.id, now - started, now);
-    return pending;
-  }
-
-  /** A project taking more than its share of the loop waits for a scheduled turn first. */
-  private async runInTurn(res: GatewayResponse, project: LoadedProject, route: LoadedRoute, request: FlowRequest): Promise<void> {
-    await this.deps.scheduler.turn(NEVER_ABORTED);
-    const pending = this.runNow(res, project, route, request);
-    this.deps.scheduler.sliceEnded();
-    await pending;
+  private run(req: IncomingMessage, res: GatewayResponse, project: LoadedProject, route: LoadedRoute, query: string, body: unknown): Promise<void> | undefined {
+    return this.deps.isolation.run(res, flowToRun(req, project, route, query, body));
   }
 
   /** Runs once per request (`close`): metrics, and the log event when the project is known. */
@@ -309,17 +252,16 @@ export class RequestHandler {
 }
 
 
-/**
- * A Respond body is what the flow's author chose to send: unmasked. An error message says what
- * went wrong and may quote a value (a URL, an upstream answer): masked, for the caller and the log.
- */
-function answerFlow(res: GatewayResponse, result: FlowResult, masker: SecretMasker | null): void {
-  if (result.type === 'response') {
-    const json = result.body === undefined ? undefined : JSON.stringify(result.body);
-    sendJson(res, result.status, json === undefined ? '{}' : json);
-  } else {
-    sendErrorWithStatus(res, result.status, result.code, masker === null ? result.message : masker.text(result.message), result.node_id);
-  }
+function flowToRun(req: IncomingMessage, project: LoadedProject, route: LoadedRoute, query: string, body: unknown): FlowToRun {
+  const request = new GatewayFlowRequest(
+    // HEAD answers as GET would: the flow sees GET.
+    req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET'),
+    route.path,
+    route.readsQuery && query !== '' ? new URLSearchParams(query) : NO_QUERY,
+    body,
+    req,
+  );
+  return { projectId: project.id, flow: route.prepared!, ports: project.ports, request };
 }
 
 /** A caller may send a secret's value in the query; the log keeps it masked. */

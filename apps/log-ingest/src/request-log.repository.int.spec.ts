@@ -59,6 +59,17 @@ describe('request-log repository (real PostgreSQL)', () => {
     expect(rows).toEqual([{ query: 'id=7&x=%20', message: 'Decode Text (x1): bad hex', error_node_id: 'x1' }]);
   });
 
+  it('stores text exactly as sent, whatever characters it holds (quotes, backslashes, braces, commas, "NULL", spaces, emoji)', async () => {
+    const project = newProject();
+    const texts = ['a"b', 'back\\slash\\', '{x,y}', 'NULL', ' lead and trail ', '', 'ünï 😀', '"', '\\', 'tab\there\nnewline'];
+    const events = texts.map((text, n) =>
+      makeEvent({ project_id: project, time: `2026-11-20T10:00:0${n}.000Z`, path: `/${text}`, query: text, message: text, code: 'c', error_node_id: text.slice(0, 100) }),
+    );
+    expect(await new RequestLogRepository(pool).write(events)).toEqual({ inserted: texts.length });
+    const { rows } = await pool.query('SELECT path, query, message, error_node_id FROM request_logs WHERE project_id = $1 ORDER BY time', [project]);
+    expect(rows).toEqual(texts.map((text) => ({ path: `/${text}`, query: text, message: text, error_node_id: text })));
+  });
+
   it('adds every inserted row to the minute and hour rollups of the project and of its method and status', async () => {
     const project = newProject();
     const at = (iso: string) => ({ project_id: project, time: iso });

@@ -108,25 +108,52 @@ export class RequestLogRepository {
   }
 }
 
-function toColumns(events: readonly RequestLogEvent[]): unknown[][] {
-  const columns: unknown[][] = Array.from({ length: 14 }, () => new Array(events.length));
-  events.forEach((e, i) => {
-    columns[0][i] = e.id;
-    columns[1][i] = e.time;
-    columns[2][i] = e.project_id;
-    columns[3][i] = e.endpoint_id;
-    columns[4][i] = e.path;
-    columns[5][i] = e.method;
-    columns[6][i] = e.status;
-    columns[7][i] = e.code;
-    columns[8][i] = e.duration_ms;
-    columns[9][i] = e.key_id;
-    columns[10][i] = e.query;
-    columns[11][i] = e.message;
-    columns[12][i] = e.error_node_id;
-    columns[13][i] = e.environment;
-  });
-  return columns;
+/**
+ * The batch as 14 PostgreSQL array literals, one per column, built here as text: node-postgres
+ * would otherwise convert every element through its generic array encoder (escaping each one
+ * with a regular expression), which measured ~2 µs per event. UUIDs, ISO times and numbers
+ * never need quoting (the event schema has checked their form); text is always quoted.
+ */
+function toColumns(events: readonly RequestLogEvent[]): string[] {
+  return [
+    plainArray(events, (e) => e.id),
+    plainArray(events, (e) => e.time),
+    plainArray(events, (e) => e.project_id),
+    plainArray(events, (e) => e.endpoint_id),
+    textArray(events, (e) => e.path),
+    textArray(events, (e) => e.method),
+    plainArray(events, (e) => e.status),
+    textArray(events, (e) => e.code),
+    plainArray(events, (e) => e.duration_ms),
+    plainArray(events, (e) => e.key_id),
+    textArray(events, (e) => e.query),
+    textArray(events, (e) => e.message),
+    textArray(events, (e) => e.error_node_id),
+    textArray(events, (e) => e.environment),
+  ];
+}
+
+/** An array literal of values that need no quoting; null is NULL. */
+function plainArray(events: readonly RequestLogEvent[], value: (event: RequestLogEvent) => string | number | null): string {
+  let literal = '{';
+  for (let i = 0; i < events.length; i += 1) {
+    const v = value(events[i]);
+    literal += (i === 0 ? '' : ',') + (v === null ? 'NULL' : v);
+  }
+  return `${literal}}`;
+}
+
+const NEEDS_ESCAPE = /["\\]/;
+const ESCAPED = /["\\]/g;
+
+/** An array literal of text values, each quoted (a backslash before `"` and before a backslash); null is NULL. */
+function textArray<T>(items: readonly T[], value: (item: T) => string | null): string {
+  let literal = '{';
+  for (let i = 0; i < items.length; i += 1) {
+    const v = value(items[i]);
+    literal += (i === 0 ? '' : ',') + (v === null ? 'NULL' : `"${NEEDS_ESCAPE.test(v) ? v.replace(ESCAPED, '\\$&') : v}"`);
+  }
+  return `${literal}}`;
 }
 
 /** The latest use of each key in the batch, ids sorted so concurrent writers lock in one order. */

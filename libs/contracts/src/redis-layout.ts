@@ -1,3 +1,5 @@
+import type { DataColumn } from './data-tables';
+
 /**
  * The Redis layout: the contract between the control plane (the only writer) and the
  * gateways (readers). Every key starts with `fg:`. Everything of one project (its document,
@@ -81,6 +83,13 @@ export interface PublishedSecret {
   preview_value_encrypted: string | null;
 }
 
+/** A data table as flows use it: the storage name comes from `id`, never from `name`. */
+export interface PublishedDataTable {
+  id: string;
+  name: string;
+  columns: DataColumn[];
+}
+
 export interface PublishedProject {
   id: string;
   subdomain: string;
@@ -93,6 +102,8 @@ export interface PublishedProject {
   secrets?: PublishedSecret[];
   /** The saved drafts without error diagnostics, served on `{subdomain}--preview` (`version` 0). */
   preview_routes?: PublishedRoute[];
+  /** The project's data tables (absent in documents of older control planes: none). */
+  tables?: PublishedDataTable[];
 }
 
 /** Hash fields of `fg:key:{hash}` (all strings in Redis). */

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { CompileContext, Diagnostic } from '@flowgate/flow-engine';
 import { AppError } from '../common/app-error';
 import { Clock } from '../infrastructure/clock';
+import { TablesService } from '../data-tables/tables.service';
 import { IntegrationsService } from '../integrations/integrations.service';
 import type { ProjectRecord } from '../projects/projects.repository';
 import { ProjectsService } from '../projects/projects.service';
@@ -11,6 +12,7 @@ import type { EndpointInput, EndpointView } from './dto/endpoint.dto';
 import { contentOf, flowOf, sameContent, settingsOf, toEndpointView } from './endpoint-content';
 import { type EndpointContent, type EndpointRecord, EndpointsRepository } from './endpoints.repository';
 import { FlowCompiler } from './flow-compiler';
+import { type LimitedAction, ProjectLimits } from './project-limits';
 
 export interface EndpointWithDiagnostics extends EndpointView {
   diagnostics: Diagnostic[];
@@ -23,10 +25,12 @@ export class EndpointsService {
     private readonly endpoints: EndpointsRepository,
     private readonly projects: ProjectsService,
     private readonly integrations: IntegrationsService,
+    private readonly tables: TablesService,
     private readonly publication: PublicationService,
     private readonly compiler: FlowCompiler,
     private readonly secrets: SecretsService,
     private readonly clock: Clock,
+    private readonly limits: ProjectLimits,
   ) {}
 
   async list(accountId: string, projectId: string): Promise<EndpointView[]> {
@@ -41,11 +45,18 @@ export class EndpointsService {
     return this.view(project, await this.require(projectId, endpointId));
   }
 
-  async create(accountId: string, projectId: string, input: EndpointInput): Promise<EndpointWithDiagnostics> {
+  /** A new draft, counted as a Save (or as an Import, for a file). */
+  async create(accountId: string, projectId: string, input: EndpointInput, action: LimitedAction = 'save'): Promise<EndpointWithDiagnostics> {
     const project = await this.projects.requireOwned(accountId, projectId);
     const content = contentOf(input);
-    // Published: the preview address serves the new draft before the answer.
-    const endpoint = await this.publication.changeServing({ projectId, accountId }, (tx) => this.endpoints.create(projectId, content, this.clock.now(), tx));
+    this.limits.assertFlowSize(content.flow);
+    await this.limits.count(accountId, action);
+    // Under the project's lock, so that concurrent creations cannot pass the endpoint limit together;
+    // published, so the preview address serves the new draft before the answer.
+    const endpoint = await this.publication.changeServing({ projectId, accountId }, async (tx) => {
+      await this.limits.assertRoomForEndpoint(tx, projectId);
+      return this.endpoints.create(projectId, content, this.clock.now(), tx);
+    });
     return { ...(await this.view(project, endpoint)), diagnostics: await this.validate(projectId, content) };
   }
 
@@ -53,6 +64,8 @@ export class EndpointsService {
   async save(accountId: string, projectId: string, endpointId: string, input: EndpointInput): Promise<EndpointWithDiagnostics> {
     const project = await this.projects.requireOwned(accountId, projectId);
     const content = contentOf(input);
+    this.limits.assertFlowSize(content.flow);
+    await this.limits.count(accountId, 'save');
     // Under the project's lock so the comparison with the live version cannot race a Deploy;
     // published, so the preview address serves the saved draft before the answer.
     const saved = await this.publication.changeServing({ projectId, accountId }, async (tx) => {
@@ -95,9 +108,13 @@ export class EndpointsService {
     return masker === null ? diagnostics : masker.value(diagnostics);
   }
 
-  /** What Save, Deploy and test runs check a flow against: the email domains and the secret names. */
+  /** What Save, Deploy and test runs check a flow against: the email domains, the tables and the secret names. */
   async compileContext(projectId: string): Promise<CompileContext> {
-    const [domains, secretNames] = await Promise.all([this.integrations.emailVerifiedDomains(projectId), this.secrets.names(projectId)]);
-    return { email_verified_domains: domains, secret_names: secretNames };
+    const [domains, tables, secretNames] = await Promise.all([
+      this.integrations.emailVerifiedDomains(projectId),
+      this.tables.forFlows(projectId),
+      this.secrets.names(projectId),
+    ]);
+    return { email_verified_domains: domains, tables, secret_names: secretNames };
   }
 }

@@ -34,6 +34,7 @@ describe('projects (real PostgreSQL and Redis)', () => {
       routes: [],
       secrets: [],
       preview_routes: [],
+      tables: [],
     });
   });
 

@@ -2,6 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { previewSubdomain } from '@flowgate/contracts';
 import { AppError, invalidRequest } from '../common/app-error';
 import { CONFIG, type ControlPlaneConfig } from '../config/control-plane.config';
+import { dropProjectStorage } from '@flowgate/data-tables';
+import { DataDatabase } from '../infrastructure/data-database';
 import { PublicationService } from '../publication/publication.service';
 import type { ProjectView } from './dto/project.dto';
 import { subdomainSchema } from './subdomain';
@@ -18,6 +20,7 @@ export class ProjectsService {
   constructor(
     private readonly projects: ProjectsRepository,
     private readonly publication: PublicationService,
+    private readonly data: DataDatabase,
     @Inject(CONFIG) private readonly config: ControlPlaneConfig,
   ) {}
 
@@ -74,6 +77,8 @@ export class ProjectsService {
   /** Stops the project's traffic (its Redis records go first) and removes its endpoints, versions, keys. */
   async delete(accountId: string, projectId: string): Promise<void> {
     await this.publication.deleteProject({ projectId, accountId }, (tx) => this.projects.delete(tx, projectId));
+    // The project's rows go with it (its schema in the data database).
+    await dropProjectStorage(this.data.pool, projectId);
   }
 
   toView(project: ProjectRecord): ProjectView {

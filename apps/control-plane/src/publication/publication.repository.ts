@@ -53,6 +53,7 @@ export class PublicationRepository {
              v.query_params AS "queryParams", v.version, v.compiled
       FROM endpoints e JOIN endpoint_versions v ON v.endpoint_id = e.id AND v.version = e.live_version
       WHERE e.project_id = ${projectId}::uuid`;
+    const tables = await tx.dataTable.findMany({ where: { projectId }, select: { id: true, name: true, columns: true }, orderBy: { name: 'asc' } });
     const secrets = await tx.secret.findMany({
       where: { projectId },
       select: { id: true, name: true, valueEncrypted: true, previewValueEncrypted: true },
@@ -61,7 +62,7 @@ export class PublicationRepository {
     const drafts = await tx.$queryRaw<DraftRow[]>`
       SELECT id AS "endpointId", name, method::text AS method, path, auth::text AS auth, query_params AS "queryParams", flow
         FROM endpoints WHERE project_id = ${projectId}::uuid`;
-    return { ...project, integrations, routes, keys, secrets, previewRoutes: previewRoutesOf(drafts, { integrations, secrets }) };
+    return { ...project, integrations, routes, keys, tables, secrets, previewRoutes: previewRoutesOf(drafts, { integrations, secrets, tables }) };
   }
 
   /** Compare-and-set of a sealed secret value (key rotation); a value changed meanwhile is left alone. */

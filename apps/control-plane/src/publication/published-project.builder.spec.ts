@@ -21,6 +21,7 @@ const state: ProjectServingState = {
     { id: 's3', name: 'PLAIN', valueEncrypted: 'sealed-p', previewValueEncrypted: null },
   ],
   previewRoutes: [{ endpointId: 'e3', name: 'Draft', method: 'GET', path: '/draft', auth: 'admin', queryParams: [], version: 0, compiled: { c: 3 } }],
+  tables: [{ id: 't1', name: 'orders', columns: [{ name: 'total', type: 'number', required: true, unique: false, indexed: true }] }],
 };
 const reseal = (sealed: string) => (sealed === 'undecryptable' ? null : `resealed:${sealed}`);
 
@@ -45,6 +46,7 @@ describe('published project document', () => {
         { name: 'PLAIN', value_encrypted: 'resealed:sealed-p', preview_value_encrypted: null },
       ],
       preview_routes: [{ endpoint_id: 'e3', name: 'Draft', method: 'GET', path: '/draft', auth: 'admin', query_params: [], version: 0, compiled: { c: 3 } }],
+      tables: [{ id: 't1', name: 'orders', columns: [{ name: 'total', type: 'number', required: true, unique: false, indexed: true }] }],
     });
   });
 

@@ -1,4 +1,5 @@
 import type {
+  DataColumn,
   EndpointAuth,
   HttpMethod,
   PublishedApiKey,
@@ -32,6 +33,8 @@ export interface ProjectServingState {
   secrets: Array<{ id: string; name: string; valueEncrypted: string; previewValueEncrypted: string | null }>;
   /** The saved drafts that compile without error (preview-routes.ts), in the shape of `routes`. */
   previewRoutes: ProjectServingState['routes'];
+  /** The data tables; `columns` as stored (`DataColumn[]`). */
+  tables: Array<{ id: string; name: string; columns: unknown }>;
 }
 
 const settingsOf = (settings: unknown): Record<string, unknown> =>
@@ -86,6 +89,7 @@ export function buildPublishedProject(state: ProjectServingState, seal: (storedS
     routes: publishedRoutesOf(state.routes),
     secrets: publishedSecretsOf(state.secrets, seal),
     preview_routes: publishedRoutesOf(state.previewRoutes),
+    tables: state.tables.map((table) => ({ id: table.id, name: table.name, columns: table.columns as DataColumn[] })),
   };
 }
 

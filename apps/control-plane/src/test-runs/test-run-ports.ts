@@ -4,6 +4,7 @@ import { buildFlowPorts, createFlowPortsContext, type FlowPortsContext, type Por
 import { createLogger, type RedisClient, SecretBox } from '@flowgate/platform';
 import { Redis } from 'ioredis';
 import { CONFIG, type ControlPlaneConfig } from '../config/control-plane.config';
+import { DataDatabase } from '../infrastructure/data-database';
 
 /**
  * The gateway's port factory in the control plane: the same egress guard (FLOWGATE_EGRESS_*),
@@ -14,17 +15,20 @@ import { CONFIG, type ControlPlaneConfig } from '../config/control-plane.config'
 export class TestRunPorts implements OnApplicationShutdown {
   private readonly context: FlowPortsContext;
 
-  constructor(@Inject(CONFIG) config: ControlPlaneConfig, @Inject(Redis) redis: RedisClient, secrets: SecretBox) {
+  constructor(@Inject(CONFIG) config: ControlPlaneConfig, @Inject(Redis) redis: RedisClient, secrets: SecretBox, data: DataDatabase) {
     this.context = createFlowPortsContext({
       settings: {
         publicUrlTemplate: config.gatewayPublicUrl,
         redisTarget: { url: config.redisUrl, clusterNodes: config.redisClusterNodes },
         workerThreads: config.flow.workerThreads,
         workerQueue: config.flow.workerQueue,
+        workerTaskMs: config.flow.workerTaskMs,
       },
       redis,
       secrets,
       logger: createLogger('control-plane', config.logLevel),
+      // Test runs read and write the same tables as live requests.
+      data: data.pool,
     });
   }
 

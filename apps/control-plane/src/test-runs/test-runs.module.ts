@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
+import { DataTablesModule } from '../data-tables/data-tables.module';
 import { EndpointsModule } from '../endpoints/endpoints.module';
 import { IntegrationsModule } from '../integrations/integrations.module';
 import { ProjectsModule } from '../projects/projects.module';
@@ -11,7 +12,7 @@ import { TestRunsService } from './test-runs.service';
 
 /** Workshop test runs: `POST /v1/projects/:id/endpoints/:eid/test-runs`. */
 @Module({
-  imports: [AuthModule, ProjectsModule, IntegrationsModule, SecretsModule, EndpointsModule],
+  imports: [AuthModule, ProjectsModule, IntegrationsModule, SecretsModule, EndpointsModule, DataTablesModule],
   controllers: [TestRunsController],
   providers: [TestRunsService, TestRunPorts, TestRunThrottle],
 })

@@ -3,9 +3,11 @@ import { FairScheduler, prepareFlow, runFlow, type ExecuteOptions, type FlowResu
 import { performance } from 'node:perf_hooks';
 import { AppError } from '../common/app-error';
 import { CONFIG, type ControlPlaneConfig } from '../config/control-plane.config';
+import { TablesService } from '../data-tables/tables.service';
 import { flowOf, settingsOf } from '../endpoints/endpoint-content';
 import { EndpointsService } from '../endpoints/endpoints.service';
 import { FlowCompiler } from '../endpoints/flow-compiler';
+import { ProjectLimits } from '../endpoints/project-limits';
 import { IntegrationsService } from '../integrations/integrations.service';
 import { ProjectsService } from '../projects/projects.service';
 import { SecretsService } from '../secrets/secrets.service';
@@ -33,9 +35,11 @@ export class TestRunsService {
     private readonly endpoints: EndpointsService,
     private readonly integrations: IntegrationsService,
     private readonly secrets: SecretsService,
+    private readonly tables: TablesService,
     private readonly compiler: FlowCompiler,
     private readonly ports: TestRunPorts,
     private readonly throttle: TestRunThrottle,
+    private readonly limits: ProjectLimits,
   ) {
     // Its own scheduler: long test flows take turns with each other, as on a gateway.
     const scheduler = new FairScheduler({ maxSliceMs: config.flow.limits.sliceMs, defer: setImmediate });
@@ -45,17 +49,19 @@ export class TestRunsService {
   async run(accountId: string, projectId: string, endpointId: string, input: TestRunInput): Promise<TestRunResult> {
     const project = await this.projects.requireOwned(accountId, projectId);
     const draft = await this.endpoints.require(projectId, endpointId);
+    if (input.flow) this.limits.assertFlowSize(input.flow);
     await this.throttle.reserve(accountId);
     const settings = { ...settingsOf(draft), ...definedOnly(input.settings ?? {}) };
     const { published: integrations, emailVerifiedDomains } = await this.integrations.forTestRun(projectId);
+    const tables = await this.tables.forFlows(projectId);
     const secrets = await this.secrets.open(projectId);
-    const context = { email_verified_domains: emailVerifiedDomains, secret_names: [...secrets.live.keys()] };
+    const context = { email_verified_domains: emailVerifiedDomains, tables, secret_names: [...secrets.live.keys()] };
     const outcome = this.compiler.compile(input.flow ?? flowOf(draft), settings, context);
     const mask = <T>(value: T): T => (secrets.masker === null ? value : secrets.masker.value(value));
     if (!outcome.ok) throw new AppError('invalid_flow', 'The flow cannot run; fix the errors listed in details', mask(outcome.diagnostics));
     const request = flowRequestOf(input.request, settings);
     const prepared = prepareFlow(outcome.compiled as Parameters<typeof prepareFlow>[0]);
-    const ports = this.ports.forProject({ id: project.id, subdomain: project.subdomain, integrations }, input.send_email);
+    const ports = this.ports.forProject({ id: project.id, subdomain: project.subdomain, integrations, tables }, input.send_email);
     ports.secrets = secrets.preview;
     const tracer = new TraceRecorder(secrets.masker);
     const startedAt = performance.now();

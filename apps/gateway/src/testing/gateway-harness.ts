@@ -36,9 +36,12 @@ export interface GatewayProcess {
   stop(): Promise<number | null>;
 }
 
-/** A gateway as its own process (`node scripts/run-ts.js apps/gateway/src/main.ts`). */
-export function spawnGateway(env: Record<string, string> = {}): Promise<GatewayProcess> {
-  const child = spawn(process.execPath, ['scripts/run-ts.js', 'apps/gateway/src/main.ts'], {
+/** The Node flags of the deployment (deploy/Dockerfile.gateway, `npm start`). */
+export const DEPLOYMENT_NODE_FLAGS = ['--max-semi-space-size=4', '--single-threaded-gc'];
+
+/** A gateway as its own process (`node [nodeFlags] scripts/run-ts.js apps/gateway/src/main.ts`). */
+export function spawnGateway(env: Record<string, string> = {}, nodeFlags: string[] = []): Promise<GatewayProcess> {
+  const child = spawn(process.execPath, [...nodeFlags, 'scripts/run-ts.js', 'apps/gateway/src/main.ts'], {
     cwd: ROOT,
     env: { ...process.env, GATEWAY_PORT: '0', GATEWAY_HOST: '127.0.0.1', KAFKA_LOG_TOPIC: uniqueTopic(), LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,5 +1,5 @@
 /** Polls `probe` until it returns a value other than undefined/false; fails after `timeoutMs`. */
-export async function waitFor<T>(probe: () => T | Promise<T>, what: string, timeoutMs = 5000): Promise<Exclude<T, false | undefined>> {
+export async function waitFor<T>(probe: () => T | Promise<T>, what: string, timeoutMs = 15_000): Promise<Exclude<T, false | undefined>> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {

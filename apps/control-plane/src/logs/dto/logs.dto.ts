@@ -31,7 +31,7 @@ export const environmentFilterSchema = optional(z.enum(['live', 'preview'], { er
   'Where the requests were served: live (default) or preview ({subdomain}--preview)',
 );
 
-export const logsQuerySchema = z.object({
+export const logsQuerySchema = z.strictObject({
   environment: environmentFilterSchema,
   endpoint: optional(z.string().trim().min(1).max(2048)).describe('Endpoint path, e.g. /orders (also matches /api/orders)'),
   status: optional(z.coerce.string().pipe(statusFilterSchema)).describe('HTTP status (500) or class (5xx)'),
@@ -65,7 +65,7 @@ export const logPageSchema = z.object({
 export type LogPage = z.infer<typeof logPageSchema>;
 export class LogPageDto extends createZodDto(logPageSchema) {}
 
-export const logDetailQuerySchema = z.object({
+export const logDetailQuerySchema = z.strictObject({
   time: optional(z.iso.datetime({ offset: true, error: 'must be an ISO 8601 time with offset' })).describe(
     "The entry's time, when known (a list entry's `time`): finds it directly",
   ),

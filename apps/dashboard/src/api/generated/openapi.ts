@@ -41,6 +41,19 @@ export type CreateProjectDto = {
   subdomain: string;
 };
 
+export type CreateTableDto = {
+  /** Unique in the project; what blocks name in `table` */
+  name: string;
+  columns?: Array<{
+    name: string;
+    type: "text" | "number" | "boolean" | "datetime" | "json";
+    required?: boolean;
+    unique?: boolean;
+    /** A lookup index on the column (a unique column has one already) */
+    indexed?: boolean;
+  }>;
+};
+
 export type EndpointDto = {
   name: string;
   method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -185,6 +198,10 @@ export type EndpointWithDiagnosticsDto = {
     field: string | null;
     message: string;
   }>;
+};
+
+export type ImportResultDto = {
+  inserted: number;
 };
 
 export type IntegrationDto = {
@@ -356,6 +373,28 @@ export type PutTextGenerationDto = {
   default_model?: string | null;
 };
 
+export type RowDto = {
+  id: string;
+  created_at: string;
+  updated_at: string;
+};
+
+export type RowPageDto = {
+  items: Array<{
+    id: string;
+    created_at: string;
+    updated_at: string;
+    [key: string]: unknown;
+  }>;
+  /** Pass as `cursor` for the next page; null on the last */
+  next_cursor: string | null;
+};
+
+export type RowValuesDto = {
+  /** Column name → value */
+  values: { [key: string]: unknown };
+};
+
 export type SaveEndpointDto = {
   name: string;
   method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -435,6 +474,40 @@ export type SubdomainAvailabilityDto = {
   reason: "taken" | "reserved" | "invalid" | null;
   /** What is wrong with the name, in words; null when it can be used */
   message: string | null;
+};
+
+export type TableDto = {
+  id: string;
+  name: string;
+  columns: Array<{
+    name: string;
+    type: "text" | "number" | "boolean" | "datetime" | "json";
+    required: boolean;
+    unique: boolean;
+    /** A lookup index on the column (a unique column has one already) */
+    indexed: boolean;
+  }>;
+  row_count: number;
+  created_at: string;
+  updated_at: string;
+};
+
+export type TableListDto = {
+  items: Array<{
+    id: string;
+    name: string;
+    columns: Array<{
+      name: string;
+      type: "text" | "number" | "boolean" | "datetime" | "json";
+      required: boolean;
+      unique: boolean;
+      /** A lookup index on the column (a unique column has one already) */
+      indexed: boolean;
+    }>;
+    row_count: number;
+    created_at: string;
+    updated_at: string;
+  }>;
 };
 
 export type TestRunInputDto = {
@@ -521,6 +594,21 @@ export type UpdateProjectDto = {
   /** A new subdomain meets the rules of a new project */
   subdomain?: string;
   require_auth?: boolean;
+};
+
+export type UpdateTableDto = {
+  name?: string;
+  /** The full new column list: a column keeps its data when its name (or `renamed_from`) names an existing one */
+  columns?: Array<{
+    name: string;
+    type: "text" | "number" | "boolean" | "datetime" | "json";
+    required?: boolean;
+    unique?: boolean;
+    /** A lookup index on the column (a unique column has one already) */
+    indexed?: boolean;
+    /** The column whose data this one keeps, under a new name */
+    renamed_from?: string;
+  }>;
 };
 
 export type VersionDto = {
@@ -783,6 +871,78 @@ export interface Operations {
   "DELETE /v1/projects/{projectId}/secrets/{name}": {
     params: { projectId: string; name: string };
     query: { force?: "true" | "false" };
+    body: never;
+    response: unknown;
+  };
+  "GET /v1/projects/{projectId}/tables": {
+    params: { projectId: string };
+    query: never;
+    body: never;
+    response: TableListDto;
+  };
+  "POST /v1/projects/{projectId}/tables": {
+    params: { projectId: string };
+    query: never;
+    body: CreateTableDto;
+    response: TableDto;
+  };
+  "GET /v1/projects/{projectId}/tables/{tableId}": {
+    params: { projectId: string; tableId: string };
+    query: never;
+    body: never;
+    response: TableDto;
+  };
+  "PATCH /v1/projects/{projectId}/tables/{tableId}": {
+    params: { projectId: string; tableId: string };
+    query: never;
+    body: UpdateTableDto;
+    response: TableDto;
+  };
+  "DELETE /v1/projects/{projectId}/tables/{tableId}": {
+    params: { projectId: string; tableId: string };
+    query: { force?: "true" | "false" };
+    body: never;
+    response: unknown;
+  };
+  "GET /v1/projects/{projectId}/tables/{tableId}/export": {
+    params: { projectId: string; tableId: string };
+    query: never;
+    body: never;
+    response: unknown;
+  };
+  "POST /v1/projects/{projectId}/tables/{tableId}/import": {
+    params: { projectId: string; tableId: string };
+    query: never;
+    body: never;
+    response: ImportResultDto;
+  };
+  "GET /v1/projects/{projectId}/tables/{tableId}/rows": {
+    params: { projectId: string; tableId: string };
+    query: { filter?: string; sort?: string; limit?: number; cursor?: string };
+    body: never;
+    response: RowPageDto;
+  };
+  "POST /v1/projects/{projectId}/tables/{tableId}/rows": {
+    params: { projectId: string; tableId: string };
+    query: never;
+    body: RowValuesDto;
+    response: RowDto;
+  };
+  "GET /v1/projects/{projectId}/tables/{tableId}/rows/{rowId}": {
+    params: { projectId: string; tableId: string; rowId: string };
+    query: never;
+    body: never;
+    response: RowDto;
+  };
+  "PATCH /v1/projects/{projectId}/tables/{tableId}/rows/{rowId}": {
+    params: { projectId: string; tableId: string; rowId: string };
+    query: never;
+    body: RowValuesDto;
+    response: RowDto;
+  };
+  "DELETE /v1/projects/{projectId}/tables/{tableId}/rows/{rowId}": {
+    params: { projectId: string; tableId: string; rowId: string };
+    query: never;
     body: never;
     response: unknown;
   };
