@@ -77,5 +77,7 @@ export async function api<K extends OperationId>(operation: K, ...[options]: Par
     if (response.status === 401 && !template.startsWith('/v1/auth/')) onUnauthorized?.();
     throw error;
   }
+  // 204 No Content (DELETE of a secret) has no body to parse.
+  if (response.status === 204) return undefined as Op<K>['response'];
   return (await response.json()) as Op<K>['response'];
 }

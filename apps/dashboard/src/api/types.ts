@@ -17,3 +17,5 @@ export type EmailInput = Api.PutEmailDto;
 export type LogEntry = Api.LogPageDto['items'][number];
 export type LogDetail = Api.LogDetailDto;
 export type LogStats = Api.LogStatsDto;
+export type Secret = Api.SecretDto;
+export type SecretInput = Api.PutSecretDto;
