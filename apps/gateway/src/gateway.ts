@@ -76,6 +76,7 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
     { logBufferDepth: () => logs.depth, logEventsDropped: () => logs.dropped },
     { defaultMetrics: options.defaultMetrics },
   );
+  const openApi = new OpenApiRoute(redis, logger);
   const secretBox = new SecretBox(config.FLOWGATE_ENCRYPTION_KEY, [config.FLOWGATE_ENCRYPTION_KEY_PREVIOUS]);
   const portsContext = createFlowPortsContext({ config, redis, secrets: secretBox, logger });
   const cache = new ProjectCache({
@@ -84,6 +85,7 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
     logger,
     pollMs: config.GATEWAY_CONFIG_POLL_MS,
     onLookup: (kind, hit) => metrics.cacheLookup(kind, hit),
+    onDescriptionChanged: (projectId) => openApi.descriptionChanged(projectId),
     build: (published, previous) => {
       let ports = {};
       try {
@@ -122,7 +124,7 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
       config.GATEWAY_MAX_BODY_BYTES,
       logger,
     ),
-    openApi: new OpenApiRoute(redis, logger),
+    openApi,
     internal: new InternalRoutes({
       registry: metrics.registry,
       redis,

@@ -3,7 +3,7 @@ import type { Pool, PoolClient } from 'pg';
 import { rollupColumns, UPSERT_ROLLUPS, upsertParams } from './request-log.rollups';
 
 // One statement per batch: the columns travel as arrays and unnest() turns them into rows.
-// ON CONFLICT on the primary key (time, id) makes a redelivered event a no-op; RETURNING
+// ON CONFLICT on the primary key (project_id, time, id) makes a redelivered event a no-op; RETURNING
 // tells which events were really inserted, and only those are added to the rollups.
 const INSERT_COLUMNS = `
 INSERT INTO request_logs (id, time, project_id, endpoint_id, path, method, status, code, duration_ms, key_id, query, message, error_node_id, environment)

@@ -121,4 +121,6 @@ export const previewSubdomain = (subdomain: string): string => `${subdomain}${PR
 export type ConfigChange =
   | { type: 'project'; project_id: string; revision: number }
   | { type: 'project_deleted'; project_id: string }
+  /** Only the project's OpenAPI document changed (a rename): gateways drop the copy they hold. */
+  | { type: 'description'; project_id: string }
   | { type: 'republish'; epoch: string };

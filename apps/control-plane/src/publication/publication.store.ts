@@ -144,8 +144,9 @@ export class PublicationStore {
     });
   }
 
+  /** A new description without a new publication: gateways serve theirs from memory, so they are told. */
   async writeOpenApi(projectId: string, document: string): Promise<void> {
-    await this.exec(this.redis.multi().set(openApiKey(projectId), document), 'openapi');
+    await this.exec(this.announce(this.redis.multi().set(openApiKey(projectId), document), { type: 'description', project_id: projectId }), 'openapi');
   }
 
   /** The project's OpenAPI document as published (JSON text), null when Redis lacks it. */

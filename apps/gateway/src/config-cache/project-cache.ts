@@ -21,6 +21,11 @@ export interface ProjectCacheOptions {
   pollMs: number;
   build(published: PublishedProject, previous: LoadedProject | null): LoadedProject;
   onLookup?(cache: 'subdomain' | 'project', hit: boolean): void;
+  /**
+   * The project's API description may have changed without a new publication (a rename; null:
+   * any project's, after a missed message); or the project is gone.
+   */
+  onDescriptionChanged?(projectId: string | null): void;
 }
 
 interface ProjectSlot {
@@ -141,6 +146,7 @@ export class ProjectCache {
   /** Re-reads every cached project (used after a missed message, a reconnect or a republish). */
   async revalidateAll(): Promise<boolean> {
     this.invalidateSubdomainCaches();
+    this.options.onDescriptionChanged?.(null);
     const results = await Promise.all([...this.slots].map(([projectId, slot]) => this.refresh(projectId, slot)));
     return results.every(Boolean);
   }
@@ -159,7 +165,10 @@ export class ProjectCache {
       void this.revalidateAll();
       return;
     }
-    if ((change.type === 'project' || change.type === 'project_deleted') && typeof change.project_id === 'string') {
+    if (change.type === 'description' && typeof change.project_id === 'string') {
+      this.options.onDescriptionChanged?.(change.project_id);
+    } else if ((change.type === 'project' || change.type === 'project_deleted') && typeof change.project_id === 'string') {
+      if (change.type === 'project_deleted') this.options.onDescriptionChanged?.(change.project_id);
       this.invalidateSubdomainCaches();
       const slot = this.slots.get(change.project_id);
       if (slot) void this.refresh(change.project_id, slot);
