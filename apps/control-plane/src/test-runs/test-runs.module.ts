@@ -5,7 +5,7 @@ import { EndpointsModule } from '../endpoints/endpoints.module';
 import { IntegrationsModule } from '../integrations/integrations.module';
 import { ProjectsModule } from '../projects/projects.module';
 import { SecretsModule } from '../secrets/secrets.module';
-import { TestRunPorts } from './test-run-ports';
+import { TestRunSandbox } from './sandbox/test-run-sandbox';
 import { TestRunThrottle } from './test-run-throttle';
 import { TestRunsController } from './test-runs.controller';
 import { TestRunsService } from './test-runs.service';
@@ -14,6 +14,6 @@ import { TestRunsService } from './test-runs.service';
 @Module({
   imports: [AuthModule, ProjectsModule, IntegrationsModule, SecretsModule, EndpointsModule, DataTablesModule],
   controllers: [TestRunsController],
-  providers: [TestRunsService, TestRunPorts, TestRunThrottle],
+  providers: [TestRunsService, TestRunSandbox, TestRunThrottle],
 })
 export class TestRunsModule {}

@@ -1,5 +1,5 @@
 import type { PublishedSecret } from '../redis-layout';
-import { SecretMasker } from './secret-masker';
+import { type MaskedSecret, SecretMasker } from './secret-masker';
 
 /** A project's secret values, opened in memory: what `{secrets.NAME}` reads, and what is masked. */
 export interface OpenedSecrets {
@@ -8,9 +8,11 @@ export interface OpenedSecrets {
   preview: ReadonlyMap<string, string>;
   /** Masks every value, live and preview; null when the project has none worth masking. */
   masker: SecretMasker | null;
+  /** What the masker was built from (plain data, for a thread that builds its own). */
+  masked: MaskedSecret[];
 }
 
-export const NO_SECRETS: OpenedSecrets = { live: new Map(), preview: new Map(), masker: null };
+export const NO_SECRETS: OpenedSecrets = { live: new Map(), preview: new Map(), masker: null, masked: [] };
 
 /**
  * Opens the sealed values with `open` (null: no key opens it). A secret whose value cannot be
@@ -21,7 +23,7 @@ export function openSecrets(list: readonly PublishedSecret[] | undefined, open: 
   if (list === undefined || list.length === 0) return NO_SECRETS;
   const live = new Map<string, string>();
   const preview = new Map<string, string>();
-  const masked: Array<{ name: string; values: string[] }> = [];
+  const masked: MaskedSecret[] = [];
   for (const secret of list) {
     const value = open(secret.value_encrypted);
     if (value === null) continue;
@@ -30,5 +32,5 @@ export function openSecrets(list: readonly PublishedSecret[] | undefined, open: 
     preview.set(secret.name, previewValue ?? value);
     masked.push({ name: secret.name, values: previewValue === null ? [value] : [value, previewValue] });
   }
-  return { live, preview, masker: SecretMasker.of(masked) };
+  return { live, preview, masker: SecretMasker.of(masked), masked };
 }
