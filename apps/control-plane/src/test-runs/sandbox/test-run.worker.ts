@@ -6,6 +6,7 @@
  */
 import { SecretMasker } from '@flowgate/contracts';
 import { FairScheduler, prepareFlow, runFlow, type FlowResult } from '@flowgate/flow-engine';
+import { loadIntegrations } from '@flowgate/integrations/flow-ports';
 import { performance } from 'node:perf_hooks';
 import { workerData } from 'node:worker_threads';
 import { createTestRunPorts, type TestRunPorts } from '../test-run-ports';
@@ -16,6 +17,13 @@ const settings = workerData as SandboxSettings;
 let ports: TestRunPorts | undefined;
 // Its own scheduler: long test flows take turns, as on a gateway.
 const scheduler = new FairScheduler({ maxSliceMs: settings.flow.limits.sliceMs, defer: setImmediate });
+
+// The adapters load while the thread is idle, not during its first run: from TypeScript source
+// (development, tests) that takes seconds on a busy machine, which the run's deadline would pay.
+setImmediate(() => {
+  ports ??= createTestRunPorts(settings);
+  loadIntegrations();
+});
 
 export default async function runTestFlow(job: TestRunJob): Promise<TestRunOutcome> {
   job.started?.postMessage('started');
