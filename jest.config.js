@@ -15,7 +15,7 @@ const shared = {
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '<rootDir>/apps/dashboard/e2e/'],
   transform: { '^.+\\.(t|j)sx?$': ['@swc/jest', { ...swcrc, sourceMaps: 'inline', swcrc: false }] },
   moduleNameMapper: {
-    '^@flowgate/(flow-engine|contracts|db|platform|integrations|testing)$': '<rootDir>/libs/$1/src/index.ts',
+    '^@flowgate/(flow-engine|contracts|db|platform|integrations|data-tables|testing)$': '<rootDir>/libs/$1/src/index.ts',
     '^@flowgate/integrations/flow-ports$': '<rootDir>/libs/integrations/src/flow-ports/index.ts',
     // A page's own stylesheet (import './x.css') means nothing to jsdom.
     '\\.css$': '<rootDir>/apps/dashboard/src/testing/style-stub.ts',

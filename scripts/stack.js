@@ -15,7 +15,7 @@ const path = require('node:path');
 const { ensureServices, stopStartedServices } = require('./lib/services');
 const { stackEnv } = require('./lib/env');
 const { ensureDependencies, ensurePrismaClient } = require('./lib/prepare');
-const { startService, stopRecorded, recordedPid, stalePid, logTail, exitReason, logFile } = require('./lib/processes');
+const { startService, stopRecorded, recordedPid, childPid, stalePid, logTail, exitReason, logFile, supervisorSawReady } = require('./lib/processes');
 const { stackServices, isReady, portTaken, urlSummary } = require('./lib/stack-services');
 
 const root = path.resolve(__dirname, '..');
@@ -109,7 +109,8 @@ async function launch(env, services, output) {
           log: logFile(service.name),
         });
       }
-      if (await isReady(service)) {
+      // Ready once it answers and its supervisor saw it too (from then on a crash is restarted).
+      if ((await isReady(service)) && (!children.has(service.name) || supervisorSawReady(service.name))) {
         waiting.delete(service.name);
         say(`${service.name} ready (${((Date.now() - started) / 1000).toFixed(1)} s)`);
       }
@@ -212,7 +213,9 @@ async function status() {
   for (const service of stackServices(env)) {
     const pid = recordedPid(service.name);
     const ready = await isReady(service);
-    process.stdout.write(`${service.name.padEnd(14)} ${pid ? `pid ${pid}` : 'not started by us'.padEnd(8)}  ${ready ? 'ready' : 'not ready'}  ${service.readyUrl}\n`);
+    const child = pid ? childPid(service.name) : null;
+    const pids = pid ? `pid ${pid}${child ? ` (service ${child})` : ''}` : 'not started by us';
+    process.stdout.write(`${service.name.padEnd(14)} ${pids}  ${ready ? 'ready' : 'not ready'}  ${service.readyUrl}\n`);
   }
 }
 

@@ -8,6 +8,9 @@ const controlPlane = process.env.CONTROL_PLANE_URL ?? 'http://localhost:3000';
 
 const lib = (name: string) => fileURLToPath(new URL(`../../libs/${name}/src/index.ts`, import.meta.url));
 
+/** The dashboard is never shown inside another site's frame (clickjacking); serve.js sends the same. */
+const NO_FRAMING = { 'X-Frame-Options': 'DENY', 'Content-Security-Policy': "frame-ancestors 'none'" };
+
 export default defineConfig({
   plugins: [react()],
   // The libraries shared with the backend, from source (tsconfig.json `paths`). The build finds
@@ -17,16 +20,30 @@ export default defineConfig({
     port: Number(process.env.DASHBOARD_PORT ?? 5173),
     strictPort: true,
     proxy: { '/v1': { target: controlPlane, changeOrigin: true } },
+    headers: NO_FRAMING,
     // The dev server serves files by absolute path (`/@fs/…`) from these folders only: the
     // dashboard, the libraries it imports, node_modules. Without it Vite allows the whole
     // repository, `.cache/dev-secrets.json` (the stack's encryption key and service token)
-    // included. The deny list adds the stack's state folders to Vite's own defaults.
+    // included. The deny list adds the stack's state folders to Vite's own defaults, and the
+    // backend's sources by name: a deny wins even over a file Vite already loaded (the allow
+    // list alone does not cover files in its module graph).
     fs: {
       strict: true,
       allow: ['apps/dashboard', 'libs/flow-engine', 'libs/contracts', 'node_modules'].map((dir) => fileURLToPath(new URL(`../../${dir}`, import.meta.url))),
-      deny: ['.env', '.env.*', '*.{crt,pem,key,p12,pfx}', '**/.git/**', '**/.cache/**', '**/.run/**', '**/dev-secrets*'],
+      deny: [
+        '.env',
+        '.env.*',
+        '*.{crt,pem,key,p12,pfx}',
+        '**/.git/**',
+        '**/.cache/**',
+        '**/.run/**',
+        '**/dev-secrets*',
+        '**/libs/{db,platform,integrations,testing}/**',
+        '**/apps/{control-plane,gateway,log-ingest,worker}/**',
+        '**/prisma/**',
+      ],
     },
   },
-  preview: { port: Number(process.env.DASHBOARD_PORT ?? 5173) },
+  preview: { port: Number(process.env.DASHBOARD_PORT ?? 5173), headers: NO_FRAMING },
   build: { outDir: 'dist', emptyOutDir: true },
 });

@@ -81,7 +81,7 @@ export async function seedRequestLogs(databaseUrl: string, options: SeedOptions)
     }
 
     const rollup = rollupInsertSql(
-      '(SELECT project_id, time, method, status, duration_ms FROM request_logs WHERE project_id = $1 AND time >= $2 AND time < $3)',
+      '(SELECT project_id, environment, time, method, status, duration_ms FROM request_logs WHERE project_id = $1 AND time >= $2 AND time < $3)',
     );
     // Chunks on whole hours: two statements never add to the same hourly cell (that would deadlock).
     const firstHour = Math.floor(from.getTime() / 3_600_000) * 3_600_000;

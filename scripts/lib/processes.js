@@ -2,6 +2,8 @@
 // Ctrl-C reaches only the supervisor, which then stops each child once, with SIGTERM), their
 // pids recorded under .run/ (so `npm run down` finds them, whichever command started them),
 // each with its start time so that a zombie or a reused pid is not taken for the service.
+// Each service runs under lib/supervisor.js (the recorded pid, leader of the group), which
+// starts it again when it dies after it was ready, as an orchestrator would.
 'use strict';
 
 const { spawn } = require('node:child_process');
@@ -56,22 +58,39 @@ function readOr(file, fallback) {
   }
 }
 
+const SUPERVISOR = path.join(__dirname, 'supervisor.js');
+
+/** The pid of the service process itself (the supervisor's current child), when it runs. */
+function childPid(name) {
+  const pid = Number(readOr(path.join(runDir, `${name}.child.pid`), '').trim());
+  return pid && isAlive(pid) ? pid : null;
+}
+
+/** True once the service's supervisor has seen it ready (from then on it restarts it). */
+function supervisorSawReady(name) {
+  return fs.existsSync(path.join(runDir, `${name}.supervised`));
+}
+
 /**
- * Starts one service. `output` 'log' appends to .run/logs/<name>.log (background);
- * 'prefix' streams each line to our stdout as `name │ line` (foreground).
+ * Starts one service under its supervisor. `output` 'log' appends to .run/logs/<name>.log
+ * (background); 'prefix' streams each line to our stdout as `name │ line` (foreground).
+ * Set `service.supervise` to false to start the command alone.
  */
 function startService(service, env, { output, index = 0 }) {
   fs.mkdirSync(logDir, { recursive: true });
   rotateLog(logFile(service.name));
   const options = { cwd: service.cwd ?? root, env: { ...env, ...service.env }, detached: true };
+  const supervised = service.supervise !== false;
+  const command = supervised ? process.execPath : service.command;
+  const args = supervised ? [SUPERVISOR, JSON.stringify({ name: service.name, command: service.command, args: service.args, readyUrl: service.readyUrl })] : service.args;
   let child;
   if (output === 'log') {
     const out = fs.openSync(logFile(service.name), 'w');
-    child = spawn(service.command, service.args, { ...options, stdio: ['ignore', out, out] });
+    child = spawn(command, args, { ...options, stdio: ['ignore', out, out] });
     fs.closeSync(out);
     child.unref(); // it outlives us: `npm run up` returns while it runs
   } else {
-    child = spawn(service.command, service.args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
     const color = process.stdout.isTTY ? COLORS[index % COLORS.length] : '';
     const reset = color ? '\x1b[0m' : '';
     const label = `${color}${service.name.padEnd(13)}│${reset} `;
@@ -98,9 +117,9 @@ function logTail(name, lines = 15) {
   return readOr(logFile(name), '').trimEnd().split('\n').slice(-lines).join('\n');
 }
 
-/** The line that explains an exit: the last one that is not a JSON log record, else the last one. */
+/** The line that explains an exit: the last one that is not a JSON log record (nor the supervisor's), else the last one. */
 function exitReason(name) {
-  const lines = readOr(logFile(name), '').trim().split('\n').filter(Boolean);
+  const lines = readOr(logFile(name), '').trim().split('\n').filter((line) => line && !line.startsWith('[supervisor]'));
   const plain = [...lines].reverse().find((line) => !line.startsWith('{'));
   if (plain) return plain.trim();
   const last = lines.at(-1);
@@ -152,8 +171,13 @@ async function stopRecorded(names, { graceMs = 20000, log = () => {} } = {}) {
       signalGroup(pid, 'SIGKILL');
     }
   }
-  for (const name of names) fs.rmSync(pidFile(name), { force: true });
+  // The supervisor and its service share one process group: the signals above reached both.
+  for (const name of names) {
+    fs.rmSync(pidFile(name), { force: true });
+    fs.rmSync(path.join(runDir, `${name}.child.pid`), { force: true });
+    fs.rmSync(path.join(runDir, `${name}.supervised`), { force: true });
+  }
   return running.map((p) => p.name);
 }
 
-module.exports = { startService, stopRecorded, recordedPid, stalePid, rotateLog, logTail, exitReason, logFile, runDir };
+module.exports = { startService, stopRecorded, recordedPid, childPid, supervisorSawReady, stalePid, rotateLog, logTail, exitReason, logFile, runDir };

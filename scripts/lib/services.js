@@ -654,6 +654,11 @@ module.exports = {
   ensureServices,
   ensureChromium,
   stopStartedServices,
+  // For scripts/lib/podman.js (npm run test:images): apt installs under the machine-wide lock.
+  aptInstall,
+  withLock,
+  has,
+  makeLog,
   probeTcp,
   pingRedis,
   kafkaAnswers,

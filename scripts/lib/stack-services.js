@@ -7,13 +7,16 @@ const { probeTcp } = require('./services');
 const root = path.resolve(__dirname, '..', '..');
 const APPS = ['control-plane', 'gateway', 'log-ingest', 'worker'];
 
-function backend(name, port, readyPath, nodeFlags = [], extraPorts = {}) {
+/** STACK_NODE_FLAGS: extra Node flags for the four apps, e.g. `--cpu-prof --cpu-prof-dir=.cache/prof` (profiles written when the stack stops). */
+const extraNodeFlags = (env) => (env.STACK_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+
+function backend(env, name, port, readyPath, nodeFlags = [], extraPorts = {}) {
   const entry = `apps/${name}/src/main.ts`;
   return {
     name,
     entry,
     command: process.execPath,
-    args: [...nodeFlags, path.join(root, 'scripts', 'run-ts.js'), entry],
+    args: [...nodeFlags, ...extraNodeFlags(env), path.join(root, 'scripts', 'run-ts.js'), entry],
     port: Number(port),
     /** Other ports the process listens on, by the variable that moves each. */
     extraPorts: Object.fromEntries(Object.entries(extraPorts).map(([variable, value]) => [variable, Number(value)])),
@@ -25,11 +28,11 @@ function backend(name, port, readyPath, nodeFlags = [], extraPorts = {}) {
 function stackServices(env) {
   return [
     // The internal API (admin key relay) has its own loopback listener; /readyz answers once both listen.
-    backend('control-plane', env.CONTROL_PLANE_PORT, '/readyz', [], { CONTROL_PLANE_INTERNAL_PORT: env.CONTROL_PLANE_INTERNAL_PORT }),
+    backend(env, 'control-plane', env.CONTROL_PLANE_PORT, '/readyz', [], { CONTROL_PLANE_INTERNAL_PORT: env.CONTROL_PLANE_INTERNAL_PORT }),
     // A small young generation: see "Deployment notes" in docs/gateway.md.
-    backend('gateway', env.GATEWAY_PORT, '/_readyz', ['--max-semi-space-size=4', '--single-threaded-gc']),
-    backend('log-ingest', env.LOG_INGEST_PORT, '/readyz'),
-    backend('worker', env.WORKER_PORT, '/readyz'),
+    backend(env, 'gateway', env.GATEWAY_PORT, '/_readyz', ['--max-semi-space-size=4', '--single-threaded-gc']),
+    backend(env, 'log-ingest', env.LOG_INGEST_PORT, '/readyz'),
+    backend(env, 'worker', env.WORKER_PORT, '/readyz'),
     {
       name: 'dashboard',
       entry: 'apps/dashboard/index.html',

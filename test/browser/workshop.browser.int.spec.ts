@@ -69,8 +69,8 @@ test('a broken flow shows its problem on the block and at the field, and Deploy 
 
   const block = node(page, 'Manipulate Text · text1');
   const reason = 'no block before this one sets "nothing"';
-  await waitFor(async () => (await textOf(block.getByRole('tooltip'))).includes(reason), 'the reason in the block\'s tooltip', 10_000, 100);
-  await waitFor(async () => (await input.getAttribute('aria-invalid')) === 'true', 'the field marked invalid', 10_000, 100);
+  await waitFor(async () => (await textOf(block.getByRole('tooltip'))).includes(reason), 'the reason in the block\'s tooltip', 30_000, 100);
+  await waitFor(async () => (await input.getAttribute('aria-invalid')) === 'true', 'the field marked invalid', 30_000, 100);
   const problems = page.getByRole('region', { name: 'Problems' });
   const problem = problems.getByRole('button', { name: new RegExp(reason) });
   expect(await textOf(problem)).toMatch(/error: Manipulate Text \(n1\): .* — Input Text$/);
@@ -78,7 +78,7 @@ test('a broken flow shows its problem on the block and at the field, and Deploy 
   // Clicking the problem selects the block and focuses the field.
   await node(page, 'GET /endpoint-1').click();
   await problem.click();
-  await waitFor(() => input.evaluate((element) => element === element.ownerDocument.activeElement), 'the field to have focus', 10_000, 100);
+  await waitFor(() => input.evaluate((element) => element === element.ownerDocument.activeElement), 'the field to have focus', 30_000, 100);
 
   await page.getByRole('button', { name: 'Deploy' }).click();
   expect(await textOf(page.getByRole('alert').filter({ hasText: 'Deploy refused' }))).toMatch(/cannot be deployed/);

@@ -1,7 +1,8 @@
 /**
  * The dashboard's Vite dev server (`npm start` / `npm run up`) must serve the SPA and nothing
  * else of the repository: before `server.fs` was set, `/@fs/<repo>/.cache/dev-secrets.json`
- * handed out the stack's encryption key and service token (issue 17 §2).
+ * handed out the stack's encryption key and service token (issue 17 §2); the backend's sources
+ * (libs/db, libs/platform, libs/integrations) are refused too, and no page may be framed (issue 20).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -49,12 +50,24 @@ describe('dashboard dev server: only what the SPA needs', () => {
     // Files that exist here (a git worktree has no .git folder; a fresh clone has no dev secrets yet):
     // a missing file would get the SPA's index.html, which says nothing about the deny list.
     const present = ['.cache/dev-secrets.json', '.git/config'].filter((file) => existsSync(path.join(ROOT, file)));
-    for (const file of [planted, ...present, 'package.json', 'apps/control-plane/src/main.ts', 'libs/db/src/index.ts']) {
-      for (const query of ['', '?raw', '?import']) {
+    const backend = ['apps/control-plane/src/main.ts', 'apps/gateway/src/main.ts', 'libs/db/src/index.ts', 'libs/platform/src/index.ts', 'libs/integrations/src/index.ts'];
+    for (const file of [planted, ...present, 'package.json', ...backend]) {
+      for (const query of ['', '?raw', '?import', '?raw??', '?import&raw??', '?url', '?inline', '?worker_file&type=module']) {
         const answer = await status(`/@fs${ROOT}/${file}${query}`);
         expect({ file, query, status: answer.status }).toEqual({ file, query, status: 403 });
         expect(answer.body).not.toContain('encryptionKey');
       }
+    }
+  });
+
+  it('refuses to be framed by another site (X-Frame-Options, CSP frame-ancestors)', async () => {
+    for (const url of ['/', '/src/main.tsx', '/projects/x/logs']) {
+      const answer = await fetch(`${base}${url}`);
+      expect({ url, frame: answer.headers.get('x-frame-options'), csp: answer.headers.get('content-security-policy') }).toEqual({
+        url,
+        frame: 'DENY',
+        csp: "frame-ancestors 'none'",
+      });
     }
   });
 

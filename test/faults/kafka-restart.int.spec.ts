@@ -38,16 +38,19 @@ describe('fault drill (b): restart the Kafka broker under traffic', () => {
     await waitStored(pool, traffic, 500);
 
     await broker.stop();
-    const acknowledgedWhileUp = traffic.acknowledged.size;
     await sleep(3000); // producer and consumer both see the broker gone
-    expect(traffic.acknowledged.size - acknowledgedWhileUp).toBeLessThan(200); // nothing more is acknowledged
+    // Nothing is acknowledged while the broker is away (acknowledgements already on the wire
+    // when it stopped have arrived by now, however busy the machine).
+    const acknowledgedWhileDown = traffic.acknowledged.size;
+    await sleep(2000);
+    expect(traffic.acknowledged.size).toBe(acknowledgedWhileDown);
     await broker.start();
 
     // What was queued in the producer during the outage, and 1,000 events of fresh traffic after it.
-    await waitAcknowledged(traffic, 1000, 120000);
+    const waitedFor = await waitAcknowledged(traffic, 1000, 120000);
     await waitStored(pool, traffic, traffic.acknowledged.size, 120000);
     const counts = await finishDrill('restart-kafka-broker', pool, traffic, 120000);
-    expectExactlyOnce(counts, 2000);
+    expectExactlyOnce(counts, waitedFor);
 
     expect(ingest.isRunning()).toBe(true); // the consumer recovered by itself
     await waitUntil('log-ingest ready again', async () => (await ingest!.readiness()) === 200, (ready) => ready, { timeoutMs: 60000 });

@@ -6,7 +6,9 @@ import { Logger } from 'nestjs-pino';
 import { cleanupOpenApiDoc } from 'nestjs-zod';
 import { AppModule } from './app.module';
 import { bodyParserErrors } from './common/body-parser-errors';
+import { refuseCrossSiteWrites } from './common/cross-site-requests';
 import { refuseDeepJson } from './common/json-depth-limit';
+import { refuseNulCharacters } from './common/nul-characters';
 import { fixNullableScalars } from './common/openapi-nullable';
 import type { ControlPlaneConfig } from './config/control-plane.config';
 import { separateListeners } from './internal/internal-listener';
@@ -22,6 +24,8 @@ const BODY_LIMIT = '1mb';
 export async function createControlPlaneApp(config: ControlPlaneConfig): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
     bufferLogs: true,
+    // No default parsers (they include urlencoded, a form a page of another site may post): the JSON one below.
+    bodyParser: false,
     cors: { origin: config.corsOrigins, credentials: true },
   });
   app.useLogger(app.get(Logger));
@@ -29,9 +33,11 @@ export async function createControlPlaneApp(config: ControlPlaneConfig): Promise
   app.disable('x-powered-by');
   app.use(separateListeners);
   app.use(cookieParser());
+  app.use(refuseCrossSiteWrites(config.corsOrigins));
+  // JSON only (BodyMediaTypeGuard answers 415 to other bodies; a route may declare its own type).
   app.useBodyParser('json', { limit: BODY_LIMIT, verify: refuseDeepJson });
-  app.useBodyParser('urlencoded', { limit: BODY_LIMIT, extended: false });
   app.use(bodyParserErrors);
+  app.use(refuseNulCharacters);
 
   const document = SwaggerModule.createDocument(
     app,

@@ -1,5 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { createLogger } from '@flowgate/platform';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ZodSerializerInterceptor } from 'nestjs-zod';
@@ -7,9 +7,11 @@ import { LoggerModule } from 'nestjs-pino';
 import { ApiDescriptionModule } from './api-description/api-description.module';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { AuthModule } from './auth/auth.module';
+import { BodyMediaTypeGuard } from './common/body-media-type';
 import { GlobalExceptionFilter } from './common/exception.filter';
 import { ValidationPipe } from './common/validation';
 import type { ControlPlaneConfig } from './config/control-plane.config';
+import { DataTablesModule } from './data-tables/data-tables.module';
 import { EndpointsModule } from './endpoints/endpoints.module';
 import { HealthModule } from './health/health.module';
 import { InfrastructureModule } from './infrastructure/infrastructure.module';
@@ -18,6 +20,7 @@ import { InternalModule } from './internal/internal.module';
 import { LogsModule } from './logs/logs.module';
 import { ProjectsModule } from './projects/projects.module';
 import { PublicationModule } from './publication/publication.module';
+import { SecretsModule } from './secrets/secrets.module';
 import { TestRunsModule } from './test-runs/test-runs.module';
 
 const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
@@ -46,14 +49,17 @@ export class AppModule {
         AuthModule,
         ProjectsModule,
         IntegrationsModule,
+        SecretsModule,
         EndpointsModule,
         TestRunsModule,
         ApiDescriptionModule,
         ApiKeysModule,
+        DataTablesModule,
         LogsModule,
         InternalModule,
       ],
       providers: [
+        { provide: APP_GUARD, useClass: BodyMediaTypeGuard },
         { provide: APP_PIPE, useClass: ValidationPipe },
         { provide: APP_INTERCEPTOR, useClass: ZodSerializerInterceptor },
         { provide: APP_FILTER, useClass: GlobalExceptionFilter },

@@ -1,5 +1,5 @@
 import { REQUEST_LOG_TOPIC_DEFAULT } from '@flowgate/contracts';
-import { env, flowConfigShape, loadConfig } from '@flowgate/platform';
+import { dataConfigShape, env, flowConfigShape, loadConfig } from '@flowgate/platform';
 import { z } from 'zod';
 
 const httpUrl = (example: string) =>
@@ -49,9 +49,14 @@ export const gatewayConfigSchema = z.object({
   GATEWAY_MAX_BODY_BYTES: env.positiveInt(1024 * 1024),
   /** FLOW_TIMEOUT_MS, FLOW_MAX_*, FLOW_CPU_BUDGET_MS, FLOW_SLICE_MS, FLOW_WORKER_*: shared with the control plane's test runs. */
   ...flowConfigShape,
+  /** Heap use (percent of V8's limit) above which the projects holding the most memory get no new runs (503). */
+  GATEWAY_HEAP_HIGH_PERCENT: z.coerce.number({ error: 'must be a whole number' }).int().min(10).max(95, 'must be at most 95 (percent)').default(70),
+  /** Data tables: DATA_DATABASE_URL (its default is built from DATABASE_URL's server, the only use of that variable here) and DATA_POOL_SIZE. */
+  ...dataConfigShape,
+  DATABASE_URL: env.databaseUrl,
   GATEWAY_LOG_BUFFER_MAX: env.positiveInt(100_000),
   /** How long a request-log event may wait for others before a batch goes to Kafka. */
-  GATEWAY_LOG_LINGER_MS: env.positiveInt(20),
+  GATEWAY_LOG_LINGER_MS: env.positiveInt(50),
   /** How often the gateway compares `fg:config-seq` to catch a missed pub/sub message. */
   GATEWAY_CONFIG_POLL_MS: env.positiveInt(500),
   LOG_LEVEL: env.logLevel,

@@ -110,8 +110,8 @@ describe('gateway + the real control plane', () => {
     const oldHost = host();
     const renamed = (await api('PATCH', `/v1/projects/${project.id}`, { subdomain: `${project.subdomain}x` })) as typeof project;
     project = renamed;
-    await waitFor(async () => (await call(gateway.url, host(), '/members', { key: admin.key })).status === 200, 'the new address', 2000);
-    await waitFor(async () => (await call(gateway.url, oldHost, '/members', { key: admin.key })).status === 404, 'the old address gone', 2000);
+    await waitFor(async () => (await call(gateway.url, host(), '/members', { key: admin.key })).status === 200, 'the new address', 20_000);
+    await waitFor(async () => (await call(gateway.url, oldHost, '/members', { key: admin.key })).status === 404, 'the old address gone', 20_000);
   }, 60_000);
 
   it('answers 503 naming the misconfiguration, not a relayed 404, when CONTROL_PLANE_INTERNAL_URL is the public port', async () => {

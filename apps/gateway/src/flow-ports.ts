@@ -5,7 +5,8 @@
  * shutdown) and `buildFlowPorts` once per project configuration load — never per request.
  */
 import { createFlowPortsContext as createContext, type FlowPortsContext } from '@flowgate/integrations/flow-ports';
-import type { Logger, RedisClient, SecretBox } from '@flowgate/platform';
+import { createDataPool } from '@flowgate/data-tables';
+import { dataDatabaseUrlOf, type Logger, type RedisClient, type SecretBox } from '@flowgate/platform';
 import type { GatewayConfig } from './config';
 
 export { buildFlowPorts, loadIntegrations, type FlowPortsContext } from '@flowgate/integrations/flow-ports';
@@ -26,6 +27,15 @@ export function createFlowPortsContext({ config, redis, secrets, logger }: Gatew
     redisTarget: { url: config.REDIS_URL, clusterNodes: config.REDIS_CLUSTER_NODES },
     workerThreads: config.FLOW_WORKER_THREADS,
     workerQueue: config.FLOW_WORKER_QUEUE,
+    workerTaskMs: config.FLOW_WORKER_TASK_MS,
   };
-  return createContext({ settings, redis, secrets, logger });
+  // The data database through a pool of DATA_POOL_SIZE; statements end at the flow deadline on the server too.
+  const data = createDataPool({
+    url: dataDatabaseUrlOf(config),
+    max: config.DATA_POOL_SIZE,
+    statementTimeoutMs: config.FLOW_TIMEOUT_MS,
+    applicationName: 'flowgate-gateway',
+  });
+  const context = createContext({ settings, redis, secrets, logger, data });
+  return { deps: context.deps, close: () => Promise.all([context.close(), data.end()]).then(() => undefined) };
 }

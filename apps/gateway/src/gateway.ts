@@ -1,5 +1,4 @@
-import { ERROR_STATUS, type ErrorCode } from '@flowgate/contracts';
-import { FairScheduler } from '@flowgate/flow-engine';
+import { ERROR_STATUS, openSecrets, type ErrorCode } from '@flowgate/contracts';
 import { createLogger, flowLimitsOf, SecretBox, type Logger } from '@flowgate/platform';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,6 +16,7 @@ import { refuseConnect } from './http/connect-method';
 import { GatewayResponse } from './http/gateway-response';
 import { HostResolver } from './http/host-resolver';
 import { InternalRoutes } from './http/internal-routes';
+import { FlowIsolation } from './isolation/flow-isolation';
 import { OpenApiRoute } from './http/openapi-route';
 import { endSocketWithError } from './http/raw-answer';
 import { GatewayMetrics } from './metrics';
@@ -76,13 +76,16 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
     { logBufferDepth: () => logs.depth, logEventsDropped: () => logs.dropped },
     { defaultMetrics: options.defaultMetrics },
   );
-  const portsContext = createFlowPortsContext({ config, redis, secrets: new SecretBox(config.FLOWGATE_ENCRYPTION_KEY, [config.FLOWGATE_ENCRYPTION_KEY_PREVIOUS]), logger });
+  const openApi = new OpenApiRoute(redis, logger);
+  const secretBox = new SecretBox(config.FLOWGATE_ENCRYPTION_KEY, [config.FLOWGATE_ENCRYPTION_KEY_PREVIOUS]);
+  const portsContext = createFlowPortsContext({ config, redis, secrets: secretBox, logger });
   const cache = new ProjectCache({
     redis,
     subscriber,
     logger,
     pollMs: config.GATEWAY_CONFIG_POLL_MS,
     onLookup: (kind, hit) => metrics.cacheLookup(kind, hit),
+    onDescriptionChanged: (projectId) => openApi.descriptionChanged(projectId),
     build: (published, previous) => {
       let ports = {};
       try {
@@ -90,8 +93,15 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
       } catch (error) {
         logger.error({ err: error, project_id: published.id }, 'flow ports could not be built; integrations are skipped');
       }
+      // Opened here, once per configuration load; the values live in this process's memory only.
+      const secrets = openSecrets(published.secrets, (sealed) => {
+        const opened = secretBox.open(sealed);
+        if (opened === null) logger.error({ project_id: published.id }, 'a project secret cannot be decrypted (FLOWGATE_ENCRYPTION_KEY differs from the control plane?); flows reading it fail');
+        return opened?.plaintext ?? null;
+      });
       return loadProject(published, {
         ports,
+        secrets,
         previous,
         onRouteError: (route, error) =>
           logger.error(
@@ -114,7 +124,7 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
       config.GATEWAY_MAX_BODY_BYTES,
       logger,
     ),
-    openApi: new OpenApiRoute(redis, logger),
+    openApi,
     internal: new InternalRoutes({
       registry: metrics.registry,
       redis,
@@ -126,10 +136,7 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
     metrics,
     logger,
     maxBodyBytes: config.GATEWAY_MAX_BODY_BYTES,
-    flowTimeoutMs: config.FLOW_TIMEOUT_MS,
-    flowLimits: flowLimitsOf(config),
-    // setImmediate runs after the loop polled its sockets: requests that arrived meanwhile go first.
-    scheduler: new FairScheduler({ maxSliceMs: config.FLOW_SLICE_MS, defer: setImmediate }),
+    isolation: new FlowIsolation({ limits: flowLimitsOf(config), flowTimeoutMs: config.FLOW_TIMEOUT_MS, heapHighPercent: config.GATEWAY_HEAP_HIGH_PERCENT }),
   });
 
   const server = http.createServer<typeof http.IncomingMessage, typeof GatewayResponse>(

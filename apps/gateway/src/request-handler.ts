@@ -1,4 +1,5 @@
-import { runFlow, type ExecuteOptions, type FlowLimits, type FlowRequest, type FlowResult, type FlowScheduler } from '@flowgate/flow-engine';
+import { PREVIEW_SUFFIX, type SecretMasker } from '@flowgate/contracts';
+import type { FlowRequest } from '@flowgate/flow-engine';
 import type { Logger } from '@flowgate/platform';
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
@@ -8,18 +9,17 @@ import type { RequestAuthenticator } from './auth/request-authenticator';
 import { normaliseRoutePath, type AuthLevel, type LoadedProject, type LoadedRoute, type RouteGroup } from './config-cache/loaded-project';
 import type { ProjectCache } from './config-cache/project-cache';
 import { allowCrossOrigin, answerPreflight, originOf, preflightMethod } from './http/cors';
-import { internalError, refuseBody, sendError, sendErrorWithStatus } from './http/errors';
-import { sendJson, type GatewayResponse } from './http/gateway-response';
+import { internalError, refuseBody, sendError } from './http/errors';
+import type { GatewayResponse } from './http/gateway-response';
 import { hostHeaderOf } from './http/host-header';
 import type { HostResolver } from './http/host-resolver';
 import type { InternalRoutes } from './http/internal-routes';
 import { OPENAPI_PATH, type OpenApiRoute } from './http/openapi-route';
-import { parseBody, readRawBody } from './http/request-body';
+import { parseBody } from './http/request-body';
 import type { GatewayMetrics } from './metrics';
 import type { RequestLogSink } from './request-log/request-log-sink';
 import { requestLogEventJson } from './request-log/request-log-json';
-import { LARGE_BODY_BYTES, LargeBodies } from './large-bodies';
-import { LoopShare } from './loop-share';
+import { LARGE_BODY_BYTES, type FlowIsolation, type FlowToRun } from './isolation/flow-isolation';
 import { Throttle } from './throttle';
 
 export interface RequestHandlerDeps {
@@ -33,14 +33,11 @@ export interface RequestHandlerDeps {
   metrics: GatewayMetrics;
   logger: Logger;
   maxBodyBytes: number;
-  flowTimeoutMs: number;
-  flowLimits: FlowLimits;
-  /** Shared by every request: long flows take turns on the event loop. */
-  scheduler: FlowScheduler;
+  /** Where every flow runs: the limits between projects (isolation/). */
+  isolation: FlowIsolation;
 }
 
 const MAX_LOGGED_PATH = 2048;
-const NEVER_ABORTED = new AbortController().signal;
 const CLIENT_CLOSED_MESSAGE = 'The caller closed the connection before the answer was sent';
 /** Read by the engine only for configured parameters; endpoints without any share this one. */
 const NO_QUERY = new URLSearchParams();
@@ -77,14 +74,8 @@ interface RouteMatch {
 export class RequestHandler {
   private readonly onClose: (this: GatewayResponse) => void;
   private readonly lookupWarning = new Throttle(10_000);
-  /** The same for every request (the deadline is relative), so none is built per request. */
-  private readonly flowOptions: ExecuteOptions;
-  private readonly share = new LoopShare();
-  private readonly largeBodies: LargeBodies;
 
   constructor(private readonly deps: RequestHandlerDeps) {
-    this.flowOptions = { deadlineMs: deps.flowTimeoutMs, limits: deps.flowLimits, scheduler: deps.scheduler };
-    this.largeBodies = new LargeBodies(deps.scheduler);
     const record = (res: GatewayResponse): void => this.record(res);
     this.onClose = function onClose(this: GatewayResponse): void {
       record(this);
@@ -99,8 +90,12 @@ export class RequestHandler {
     res.on('close', this.onClose);
     const host = hostHeaderOf(req.rawHeaders);
     if (host === undefined || host === null) return refuseHost(res, host);
-    const subdomain = this.deps.hosts.subdomainOf(host);
+    let subdomain = this.deps.hosts.subdomainOf(host);
     if (subdomain === null) return projectNotFound(res);
+    if (subdomain.endsWith(PREVIEW_SUFFIX)) {
+      subdomain = subdomain.slice(0, -PREVIEW_SUFFIX.length);
+      res.preview = true;
+    }
     const project = this.deps.cache.peek(subdomain);
     if (project === null) return projectNotFound(res);
     if (project !== undefined) return this.serve(req, res, project, url);
@@ -113,8 +108,11 @@ export class RequestHandler {
     );
   };
 
-  private serve(req: IncomingMessage, res: GatewayResponse, project: LoadedProject, url: string): void {
+  /** `loaded` is the live copy; a request to the preview address is served by its `preview`. */
+  private serve(req: IncomingMessage, res: GatewayResponse, loaded: LoadedProject, url: string): void {
+    const project = res.preview ? (loaded.preview ?? loaded) : loaded;
     res.projectId = project.id;
+    res.masker = project.masker;
     const queryStart = url.indexOf('?');
     const path = queryStart === -1 ? url : url.slice(0, queryStart);
     res.logPath = path.length > MAX_LOGGED_PATH ? path.slice(0, MAX_LOGGED_PATH) : path;
@@ -126,12 +124,30 @@ export class RequestHandler {
     const group = routePath === null ? undefined : project.routes.get(routePath);
     const route = group === undefined ? undefined : routeFor(group, req.method);
     if (route !== undefined) res.endpointId = route.endpointId;
+    if ((res.preview || route?.readsSecrets === true) && !res.freshnessChecked) return this.serveFresh(req, res, loaded, url);
     const query = queryStart === -1 ? '' : url.slice(queryStart + 1);
     res.logQuery = query;
     const match: RouteMatch = { project, path, group, route, query };
     const level = route === undefined ? project.baseLevel : route.authLevel;
     if (level === 0) return this.dispatch(req, res, match);
     this.authenticateThenDispatch(req, res, match, level).catch((error: unknown) => internalError(res, this.deps.logger, error));
+  }
+
+  /**
+   * Serves from the newest copy of the project (see ProjectCache.fresh): a secret replaced or a
+   * draft saved is used from the next request on, on every gateway. Without Redis, the preview
+   * refuses (as keyed requests do) and a live flow runs with the values it has.
+   */
+  private serveFresh(req: IncomingMessage, res: GatewayResponse, loaded: LoadedProject, url: string): void {
+    res.freshnessChecked = true;
+    this.deps.cache.fresh(loaded).then(
+      (current) => (current === null ? projectNotFound(res) : this.serve(req, res, current, url)),
+      (error: unknown) => {
+        if (this.lookupWarning.ready()) this.deps.logger.warn({ err: error }, 'project revision check failed (Redis unavailable?)');
+        if (!res.preview) return this.serve(req, res, loaded, url);
+        sendError(res, 'unavailable', 'The gateway cannot check this project right now; retry shortly', { 'retry-after': '1' });
+      },
+    );
   }
 
   /**
@@ -189,70 +205,27 @@ export class RequestHandler {
     route: LoadedRoute,
     query: string,
   ): Promise<void> {
-    const raw = await readRawBody(req, this.deps.maxBodyBytes);
-    if (!Buffer.isBuffer(raw)) return refuseBody(res, raw.code, raw.message);
-    if (raw.length > LARGE_BODY_BYTES) return this.parseLargeThenRun(req, res, project, route, query, raw);
-    const body = parseBody(raw, req.headers['content-type']);
-    if (!body.ok) return refuseBody(res, body.code, body.message);
-    await this.run(req, res, project, route, query, body.value);
-  }
-
-  /** See large-bodies.ts; the flow starts in a turn of its own (its first block likely reads the whole body too). */
-  private async parseLargeThenRun(req: IncomingMessage, res: GatewayResponse, project: LoadedProject, route: LoadedRoute, query: string, raw: Buffer): Promise<void> {
-    const release = await this.largeBodies.admit(project.id);
+    const { raw, release } = await this.deps.isolation.readBody(req, project.id, this.deps.maxBodyBytes);
     try {
-      await this.largeBodies.turn();
+      if (!Buffer.isBuffer(raw)) return refuseBody(res, raw.code, raw.message);
+      if (raw.length > LARGE_BODY_BYTES) {
+        return await this.deps.isolation.runWithLargeBody(res, project.id, () => {
+          const body = parseBody(raw, req.headers['content-type']);
+          if (!body.ok) return void refuseBody(res, body.code, body.message);
+          return flowToRun(req, project, route, query, body.value);
+        });
+      }
       const body = parseBody(raw, req.headers['content-type']);
-      this.largeBodies.endTurn();
       if (!body.ok) return refuseBody(res, body.code, body.message);
-      await this.largeBodies.turn();
-      const running = this.run(req, res, project, route, query, body.value);
-      this.largeBodies.endTurn();
-      await running;
+      await this.run(req, res, project, route, query, body.value);
     } finally {
       release();
     }
   }
 
   /** Answers within this call when the flow ran synchronously (no port call); else returns the pending answer. */
-  private run(
-    req: IncomingMessage,
-    res: GatewayResponse,
-    project: LoadedProject,
-    route: LoadedRoute,
-    query: string,
-    body: unknown,
-  ): Promise<void> | undefined {
-    const request = new GatewayFlowRequest(
-      // HEAD answers as GET would: the flow sees GET.
-      req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET'),
-      route.path,
-      route.readsQuery && query !== '' ? new URLSearchParams(query) : NO_QUERY,
-      body,
-      req,
-    );
-    if (this.share.isHot(project.id)) return this.runInTurn(res, project, route, request);
-    return this.runNow(res, project, route, request);
-  }
-
-  /** Runs the flow now, and counts the loop time it took (and its answer) against the project. */
-  private runNow(res: GatewayResponse, project: LoadedProject, route: LoadedRoute, request: FlowRequest): Promise<void> | undefined {
-    const started = performance.now();
-    const result = runFlow(route.prepared!, request, project.ports, this.flowOptions);
-    let pending: Promise<void> | undefined;
-    if (result instanceof Promise) pending = result.then((settled) => answerFlow(res, settled));
-    else answerFlow(res, result);
-    const now = performance.now();
-    this.share.record(project.id, now - started, now);
-    return pending;
-  }
-
-  /** A project taking more than its share of the loop waits for a scheduled turn first. */
-  private async runInTurn(res: GatewayResponse, project: LoadedProject, route: LoadedRoute, request: FlowRequest): Promise<void> {
-    await this.deps.scheduler.turn(NEVER_ABORTED);
-    const pending = this.runNow(res, project, route, request);
-    this.deps.scheduler.sliceEnded();
-    await pending;
+  private run(req: IncomingMessage, res: GatewayResponse, project: LoadedProject, route: LoadedRoute, query: string, body: unknown): Promise<void> | undefined {
+    return this.deps.isolation.run(res, flowToRun(req, project, route, query, body));
   }
 
   /** Runs once per request (`close`): metrics, and the log event when the project is known. */
@@ -270,26 +243,33 @@ export class RequestHandler {
       method: res.req.method ?? 'GET',
       status,
       code: finished ? res.errorCode : 'client_closed_request',
-      query: res.logQuery,
+      query: maskedQuery(res.masker, res.logQuery),
       message: finished ? res.errorMessage : CLIENT_CLOSED_MESSAGE,
       errorNodeId: res.errorNodeId,
       durationMs: Math.round(durationMs * 1000) / 1000,
       keyId: res.keyId,
       arrivalMs: res.arrivalMs,
+      preview: res.preview,
     });
     this.deps.logs.pushSerialized(res.projectId, json);
   }
 }
 
 
-function answerFlow(res: GatewayResponse, result: FlowResult): void {
-  if (result.type === 'response') {
-    const json = result.body === undefined ? undefined : JSON.stringify(result.body);
-    sendJson(res, result.status, json === undefined ? '{}' : json);
-  } else {
-    sendErrorWithStatus(res, result.status, result.code, result.message, result.node_id);
-  }
+function flowToRun(req: IncomingMessage, project: LoadedProject, route: LoadedRoute, query: string, body: unknown): FlowToRun {
+  const request = new GatewayFlowRequest(
+    // HEAD answers as GET would: the flow sees GET.
+    req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET'),
+    route.path,
+    route.readsQuery && query !== '' ? new URLSearchParams(query) : NO_QUERY,
+    body,
+    req,
+  );
+  return { projectId: project.id, flow: route.prepared!, ports: project.ports, request };
 }
+
+/** A caller may send a secret's value in the query; the log keeps it masked. */
+const maskedQuery = (masker: SecretMasker | null, query: string): string => (masker === null || query === '' ? query : masker.text(query));
 
 function refuseHost(res: GatewayResponse, host: undefined | null): void {
   sendError(res, 'invalid_request', host === null ? 'Send exactly one Host header' : 'Send a Host header naming the project');

@@ -91,6 +91,16 @@ describe('log-ingest (Kafka → PostgreSQL)', () => {
     expect(await metricValue(ingest, 'flowgate_log_ingest_duplicates_skipped_total')).toBeGreaterThanOrEqual(3);
   });
 
+  it('stores an error message with a NUL character (written out as \\u0000) instead of dead-lettering the event', async () => {
+    const projectId = project.projectId;
+    // A Return Error message `{body.m}` with {"m":"a\u0000b"}: the flow's caller chose it.
+    const event = makeEvent({ project_id: projectId, status: 400, code: 'bad_input', message: 'a\u0000b', error_node_id: 'n1' });
+    await sendEvents(producer, topic, [event]);
+    await waitUntil('the row', async () => (await pool.query('SELECT 1 FROM request_logs WHERE id = $1', [event.id])).rowCount, (n) => n === 1);
+    const { rows } = await pool.query('SELECT message, error_node_id FROM request_logs WHERE id = $1', [event.id]);
+    expect(rows[0]).toEqual({ message: 'a\\u0000b', error_node_id: 'n1' });
+  });
+
   it('sends malformed events to the dead-letter topic with the reason, counts them and keeps consuming', async () => {
     const projectId = project.projectId;
     const good = makeEvent({ project_id: projectId });

@@ -90,6 +90,25 @@ export function createLogIngest(config: LogIngestConfig, options: { logger?: Log
   let stopping = false;
   let restartTimer: NodeJS.Timeout | null = null;
 
+  /**
+   * Replaces a stopped consumer after a pause, and keeps trying while the broker stays away: a
+   * broker that takes longer to come back than the consumer's own retries (a slow or busy
+   * machine) must not leave log-ingest without a consumer.
+   */
+  function restartLater(stopped: Consumer): void {
+    restartTimer = setTimeout(() => {
+      restartTimer = null;
+      void stopped
+        .disconnect()
+        .catch(() => undefined)
+        .then(() => (stopping ? undefined : runConsumer()))
+        .catch((error) => {
+          logger.error({ err: error }, `could not start a new consumer; trying again in ${CONSUMER_RESTART_DELAY_MS} ms`);
+          if (!stopping && consumer) restartLater(consumer);
+        });
+    }, CONSUMER_RESTART_DELAY_MS);
+  }
+
   async function runConsumer(): Promise<void> {
     const next = kafka.consumer({
       groupId: config.groupId,
@@ -106,14 +125,7 @@ export function createLogIngest(config: LogIngestConfig, options: { logger?: Log
       if (payload.restart || stopping) return;
       // kafkajs gives up on errors it does not consider retriable; we do not.
       logger.error({ err: payload.error }, `consumer stopped on an error; starting a new one in ${CONSUMER_RESTART_DELAY_MS} ms`);
-      restartTimer = setTimeout(() => {
-        restartTimer = null;
-        void next
-          .disconnect()
-          .catch(() => undefined)
-          .then(() => (stopping ? undefined : runConsumer()))
-          .catch((error) => logger.error({ err: error }, 'could not restart the consumer'));
-      }, CONSUMER_RESTART_DELAY_MS);
+      restartLater(next);
     });
     consumer = next;
     await next.connect();

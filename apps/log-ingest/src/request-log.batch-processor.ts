@@ -5,12 +5,20 @@ import type { EachBatchPayload, KafkaMessage } from 'kafkajs';
 import { Coalescer } from './coalescer';
 import type { DeadLetter, DeadLetterPublisher } from './dead-letter.publisher';
 import type { LogIngestMetrics } from './log-ingest.metrics';
-import { decodeRequestLogMessage } from './request-log.decoder';
+import { decodeRequestLogMessage, eventBytes } from './request-log.decoder';
 import { isDataError, type RequestLogRepository } from './request-log.repository';
 
 interface Entry {
   event: RequestLogEvent;
+  /** The Kafka message the event came in. */
   message: KafkaMessage;
+  /** The event's own text when the message packs several events (see ownMessage). */
+  line?: string;
+}
+
+/** The message a dead letter of one event carries: its own line of a packed message, or the message itself. */
+function ownMessage(message: KafkaMessage, decoded: { line?: string }): KafkaMessage {
+  return decoded.line === undefined ? message : { ...message, value: eventBytes(decoded) };
 }
 
 export interface BatchProcessorDeps {
@@ -103,11 +111,9 @@ export class RequestLogBatchProcessor {
     const malformed: DeadLetter[] = [];
     for (const message of batch.messages) {
       // One message may carry several events (NDJSON); each is checked, stored or dead-lettered on its own.
-      const lines = decodeRequestLogMessage(message.value);
-      for (const decoded of lines) {
-        const own = lines.length === 1 ? message : { ...message, value: decoded.value };
-        if (decoded.ok) entries.push({ event: decoded.event, message: own });
-        else malformed.push({ message: own, partition: batch.partition, rejection: decoded.rejection });
+      for (const decoded of decodeRequestLogMessage(message.value)) {
+        if (decoded.ok) entries.push({ event: decoded.event, message, line: decoded.line });
+        else malformed.push({ message: ownMessage(message, decoded), partition: batch.partition, rejection: decoded.rejection });
       }
     }
 
@@ -189,7 +195,7 @@ export class RequestLogBatchProcessor {
       if (!isDataError(error)) throw error;
       if (entries.length === 1) {
         const detail = (error as Error).message;
-        return { inserted: 0, refused: [{ message: entries[0].message, partition, rejection: { reason: 'rejected_by_database', detail } }] };
+        return { inserted: 0, refused: [{ message: ownMessage(entries[0].message, entries[0]), partition, rejection: { reason: 'rejected_by_database', detail } }] };
       }
       const middle = entries.length >>> 1;
       const left = await this.writeIsolating(entries.slice(0, middle), partition);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { decodeRequestLogEvent, decodeRequestLogMessage } from './request-log.decoder';
+import { decodeRequestLogEvent, decodeRequestLogMessage, eventBytes } from './request-log.decoder';
 
 const valid = () => ({
   v: 1,
@@ -16,6 +16,7 @@ const valid = () => ({
   query: 'page=2',
   message: null,
   error_node_id: null,
+  environment: 'live',
 });
 
 const encode = (value: unknown) => Buffer.from(JSON.stringify(value));
@@ -26,10 +27,15 @@ describe('decodeRequestLogEvent', () => {
     expect(decodeRequestLogEvent(encode(event))).toEqual({ ok: true, event });
   });
 
-  it('reads an event of a gateway older than the log details (no query, message, error_node_id) with empty details', () => {
-    const { query, message, error_node_id, ...older } = valid();
-    expect([query, message, error_node_id]).toEqual(['page=2', null, null]);
-    expect(decodeRequestLogEvent(encode(older))).toEqual({ ok: true, event: { ...older, query: '', message: null, error_node_id: null } });
+  it('reads an event of a gateway older than the log details (no query, message, error_node_id, environment) with empty details, as live', () => {
+    const { query, message, error_node_id, environment, ...older } = valid();
+    expect([query, message, error_node_id, environment]).toEqual(['page=2', null, null, 'live']);
+    expect(decodeRequestLogEvent(encode(older))).toEqual({ ok: true, event: { ...older, query: '', message: null, error_node_id: null, environment: 'live' } });
+  });
+
+  it('keeps the preview environment', () => {
+    const event = { ...valid(), environment: 'preview' };
+    expect(decodeRequestLogEvent(encode(event))).toEqual({ ok: true, event });
   });
 
   it('rejects an empty or missing value', () => {
@@ -63,11 +69,12 @@ describe('decodeRequestLogMessage (NDJSON: one event per line)', () => {
     expect(decodeRequestLogMessage(value)).toEqual([{ ok: true, event, value }]);
   });
 
-  it('decodes every line of a packed message, in order, each with its own bytes', () => {
+  it('decodes every line of a packed message, in order, each with its own text', () => {
     const events = [valid(), valid(), valid()];
     const lines = events.map((event) => JSON.stringify(event));
     const decoded = decodeRequestLogMessage(Buffer.from(`${lines.join('\n')}\n`));
-    expect(decoded).toEqual(events.map((event, n) => ({ ok: true, event, value: Buffer.from(lines[n]) })));
+    expect(decoded).toEqual(events.map((event, n) => ({ ok: true, event, line: lines[n] })));
+    expect(eventBytes(decoded[1])).toEqual(Buffer.from(lines[1]));
   });
 
   it('rejects a malformed line alone and keeps the valid ones', () => {
@@ -77,8 +84,8 @@ describe('decodeRequestLogMessage (NDJSON: one event per line)', () => {
     const decoded = decodeRequestLogMessage(Buffer.from([JSON.stringify(good[0]), broken, invalid, JSON.stringify(good[1])].join('\n')));
     expect(decoded).toHaveLength(4);
     expect(decoded[0]).toMatchObject({ ok: true, event: good[0] });
-    expect(decoded[1]).toMatchObject({ ok: false, rejection: { reason: 'invalid_json' }, value: Buffer.from(broken) });
-    expect(decoded[2]).toMatchObject({ ok: false, rejection: { reason: 'invalid_event' }, value: Buffer.from(invalid) });
+    expect(decoded[1]).toMatchObject({ ok: false, rejection: { reason: 'invalid_json' }, line: broken });
+    expect(decoded[2]).toMatchObject({ ok: false, rejection: { reason: 'invalid_event' }, line: invalid });
     expect(decoded[3]).toMatchObject({ ok: true, event: good[1] });
   });
 

@@ -1,4 +1,5 @@
 import { requestLogEventSchema, splitRequestLogMessage, type RequestLogEvent } from '@flowgate/contracts';
+import { fastCheckRequestLogEvent } from './request-log.fast-check';
 
 /** Why an event cannot be stored; the label of the dead-letter counter. */
 export type RejectionReason = 'empty_message' | 'invalid_json' | 'invalid_event' | 'rejected_by_database';
@@ -11,17 +12,32 @@ export interface Rejection {
 
 export type DecodeResult = { ok: true; event: RequestLogEvent } | { ok: false; rejection: Rejection };
 
+const ESCAPED_NUL = '\\u0000';
+/** `message` is the one field a flow fills from what its caller sent (a Return Error message). */
+const escapeNul = (key: string, field: unknown): unknown => (key === 'message' && typeof field === 'string' ? field.replaceAll('\u0000', '\\u0000') : field);
+
 /** Parses and validates one Kafka message value against the v1 request-log event schema. */
 export function decodeRequestLogEvent(value: Buffer | null): DecodeResult {
   if (value === null || value.length === 0) {
     return { ok: false, rejection: { reason: 'empty_message', detail: 'the message has no value' } };
   }
+  return decodeRequestLogLine(value.toString('utf8'));
+}
+
+/** Parses and validates one event's JSON text. */
+function decodeRequestLogLine(text: string): DecodeResult {
   let json: unknown;
   try {
-    json = JSON.parse(value.toString('utf8'));
+    // PostgreSQL stores no NUL in text: a Return Error message with one used to send the whole
+    // event to the dead-letter topic. The message is kept with the NUL written out as `\u0000`
+    // (looked for first: a reviver on every event would slow the common case).
+    json = text.includes(ESCAPED_NUL) ? JSON.parse(text, escapeNul) : JSON.parse(text);
   } catch (error) {
     return { ok: false, rejection: { reason: 'invalid_json', detail: (error as Error).message } };
   }
+  // Well-formed events skip zod (request-log.fast-check.ts); zod decides and explains the rest.
+  const event = fastCheckRequestLogEvent(json);
+  if (event !== null) return { ok: true, event };
   const parsed = requestLogEventSchema.safeParse(json);
   if (!parsed.success) {
     const detail = parsed.error.issues
@@ -33,8 +49,17 @@ export function decodeRequestLogEvent(value: Buffer | null): DecodeResult {
   return { ok: true, event: parsed.data };
 }
 
-/** One event of a message: decoded, or rejected; `value` is that event's own bytes (what a dead letter carries). */
-export type DecodedLine = DecodeResult & { value: Buffer | null };
+/**
+ * One event of a message: decoded, or rejected. `value` is the message's value when the
+ * message holds this event alone; for an event of a packed message, `line` is its own text
+ * (what a dead letter carries, see eventBytes), turned into bytes only if it is dead-lettered.
+ */
+export type DecodedLine = DecodeResult & ({ value: Buffer | null; line?: undefined } | { line: string; value?: undefined });
+
+/** The bytes of one event: its own line of a packed message, or the message's value. */
+export function eventBytes(decoded: { value?: Buffer | null; line?: string }): Buffer | null {
+  return decoded.line === undefined ? (decoded.value ?? null) : Buffer.from(decoded.line, 'utf8');
+}
 
 /**
  * Decodes one Kafka message value: NDJSON, one event per line (a single event is a one-line
@@ -49,7 +74,8 @@ export function decodeRequestLogMessage(value: Buffer | null): DecodedLine[] {
   const lines = splitRequestLogMessage(value.toString('utf8'));
   if (lines.length === 0) return [{ ...decodeRequestLogEvent(null), value }];
   return lines.map((line) => {
-    const bytes = Buffer.from(line, 'utf8');
-    return { ...decodeRequestLogEvent(bytes), value: bytes };
+    const decoded = decodeRequestLogLine(line) as DecodedLine;
+    decoded.line = line;
+    return decoded;
   });
 }

@@ -6,6 +6,7 @@ import { makeEvent } from '@flowgate/testing';
 
 interface RollupRow {
   span_s: number;
+  environment: string;
   bucket: Date;
   method: string;
   status: number;
@@ -32,10 +33,10 @@ describe('request-log repository (real PostgreSQL)', () => {
   const rollups = async (projectId: string) =>
     (
       await pool.query<RollupRow>(
-        `SELECT span_s, bucket, method, status, sum(count)::int AS count, sum(errors)::int AS errors,
+        `SELECT span_s, environment, bucket, method, status, sum(count)::int AS count, sum(errors)::int AS errors,
                 jsonb_agg(latency_histogram) AS histograms
            FROM request_log_rollups WHERE project_id = $1
-          GROUP BY span_s, bucket, method, status ORDER BY span_s, method, status, bucket`,
+          GROUP BY span_s, environment, bucket, method, status ORDER BY span_s, environment, method, status, bucket`,
         [projectId],
       )
     ).rows;
@@ -56,6 +57,17 @@ describe('request-log repository (real PostgreSQL)', () => {
     await new RequestLogRepository(pool).write([event]);
     const { rows } = await pool.query('SELECT query, message, error_node_id FROM request_logs WHERE project_id = $1', [project]);
     expect(rows).toEqual([{ query: 'id=7&x=%20', message: 'Decode Text (x1): bad hex', error_node_id: 'x1' }]);
+  });
+
+  it('stores text exactly as sent, whatever characters it holds (quotes, backslashes, braces, commas, "NULL", spaces, emoji)', async () => {
+    const project = newProject();
+    const texts = ['a"b', 'back\\slash\\', '{x,y}', 'NULL', ' lead and trail ', '', 'ünï 😀', '"', '\\', 'tab\there\nnewline'];
+    const events = texts.map((text, n) =>
+      makeEvent({ project_id: project, time: `2026-11-20T10:00:0${n}.000Z`, path: `/${text}`, query: text, message: text, code: 'c', error_node_id: text.slice(0, 100) }),
+    );
+    expect(await new RequestLogRepository(pool).write(events)).toEqual({ inserted: texts.length });
+    const { rows } = await pool.query('SELECT path, query, message, error_node_id FROM request_logs WHERE project_id = $1 ORDER BY time', [project]);
+    expect(rows).toEqual(texts.map((text) => ({ path: `/${text}`, query: text, message: text, error_node_id: text })));
   });
 
   it('adds every inserted row to the minute and hour rollups of the project and of its method and status', async () => {
@@ -134,14 +146,17 @@ describe('request-log repository (real PostgreSQL)', () => {
         method: methods[i % 3],
         status: statuses[i % 5],
         duration_ms: Math.exp((i % 97) / 9) / 50,
+        environment: i % 4 === 0 ? 'preview' : 'live',
       }),
     );
     await new RequestLogRepository(pool).write(events);
-    await pool.query(rollupInsertSql('(SELECT $2::uuid AS project_id, time, method, status, duration_ms FROM request_logs WHERE project_id = $1)'), [project, rebuilt]);
+    await pool.query(rollupInsertSql('(SELECT $2::uuid AS project_id, environment, time, method, status, duration_ms FROM request_logs WHERE project_id = $1)'), [project, rebuilt]);
     const comparable = async (id: string) => (await rollups(id)).map((row) => ({ ...row, histograms: [histogramOf(row)] }));
     const fromIngest = await comparable(project);
     expect(fromIngest.length).toBeGreaterThan(30);
     expect(await comparable(rebuilt)).toEqual(fromIngest);
+    const previewTotal = fromIngest.filter((row) => row.environment === 'preview' && row.span_s === 60 && row.method === '').reduce((sum, row) => sum + row.count, 0);
+    expect(previewTotal).toBe(100);
   });
 
   it('writes no rollups when they are switched off (the benchmark baseline)', async () => {

@@ -3,14 +3,18 @@ import type { Pool, PoolClient } from 'pg';
 import { rollupColumns, UPSERT_ROLLUPS, upsertParams } from './request-log.rollups';
 
 // One statement per batch: the columns travel as arrays and unnest() turns them into rows.
-// ON CONFLICT on the primary key (time, id) makes a redelivered event a no-op; RETURNING
+// ON CONFLICT on the primary key (project_id, time, id) makes a redelivered event a no-op; RETURNING
 // tells which events were really inserted, and only those are added to the rollups.
 const INSERT_COLUMNS = `
-INSERT INTO request_logs (id, time, project_id, endpoint_id, path, method, status, code, duration_ms, key_id, query, message, error_node_id)
+INSERT INTO request_logs (id, time, project_id, endpoint_id, path, method, status, code, duration_ms, key_id, query, message, error_node_id, environment)
 SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::uuid[], $4::uuid[], $5::text[], $6::text[],
-                     $7::smallint[], $8::text[], $9::real[], $10::uuid[], $11::text[], $12::text[], $13::text[])
+                     $7::smallint[], $8::text[], $9::real[], $10::uuid[], $11::text[], $12::text[], $13::text[], $14::text[])
 ON CONFLICT DO NOTHING`;
 const INSERT_ROWS_RETURNING_IDS = `${INSERT_COLUMNS} RETURNING id`;
+
+// The statements of a transaction run as named prepared statements: each connection parses
+// and plans them once, instead of once per batch (measured ~3 µs of PostgreSQL CPU per row at
+// 150-event batches).
 
 // Never moves backwards; keys that do not exist (deleted, or never known) match no row.
 const TOUCH_KEYS = `
@@ -72,7 +76,7 @@ export class RequestLogRepository {
       await client.query('BEGIN');
       const inserted = this.rollups ? await this.insertWithRollups(client, events, slot) : ((await client.query(INSERT_COLUMNS, toColumns(events))).rowCount ?? 0);
       const keys = latestUsePerKey(events);
-      if (keys.ids.length > 0) await client.query(TOUCH_KEYS, [keys.ids, keys.times]);
+      if (keys.ids.length > 0) await client.query({ name: 'flowgate-touch-keys', text: TOUCH_KEYS, values: [keys.ids, keys.times] });
       await client.query('COMMIT');
       client.off('error', onLost);
       client.release();
@@ -87,7 +91,7 @@ export class RequestLogRepository {
   }
 
   private async insertWithRollups(client: PoolClient, events: readonly RequestLogEvent[], shard: number): Promise<number> {
-    const { rows } = await client.query<{ id: string }>(INSERT_ROWS_RETURNING_IDS, toColumns(events));
+    const { rows } = await client.query<{ id: string }>({ name: 'flowgate-insert-request-logs', text: INSERT_ROWS_RETURNING_IDS, values: toColumns(events) });
     if (rows.length === 0) return 0;
     let fresh = events;
     if (rows.length < events.length) {
@@ -95,7 +99,7 @@ export class RequestLogRepository {
       const ids = new Set(rows.map((row) => row.id));
       fresh = events.filter((event) => ids.delete(event.id));
     }
-    await client.query(UPSERT_ROLLUPS, upsertParams(rollupColumns(fresh, shard)));
+    await client.query({ name: 'flowgate-upsert-rollups', text: UPSERT_ROLLUPS, values: upsertParams(rollupColumns(fresh, shard)) });
     return rows.length;
   }
 
@@ -108,24 +112,52 @@ export class RequestLogRepository {
   }
 }
 
-function toColumns(events: readonly RequestLogEvent[]): unknown[][] {
-  const columns: unknown[][] = Array.from({ length: 13 }, () => new Array(events.length));
-  events.forEach((e, i) => {
-    columns[0][i] = e.id;
-    columns[1][i] = e.time;
-    columns[2][i] = e.project_id;
-    columns[3][i] = e.endpoint_id;
-    columns[4][i] = e.path;
-    columns[5][i] = e.method;
-    columns[6][i] = e.status;
-    columns[7][i] = e.code;
-    columns[8][i] = e.duration_ms;
-    columns[9][i] = e.key_id;
-    columns[10][i] = e.query;
-    columns[11][i] = e.message;
-    columns[12][i] = e.error_node_id;
-  });
-  return columns;
+/**
+ * The batch as 14 PostgreSQL array literals, one per column, built here as text: node-postgres
+ * would otherwise convert every element through its generic array encoder (escaping each one
+ * with a regular expression), which measured ~2 µs per event. UUIDs, ISO times and numbers
+ * never need quoting (the event schema has checked their form); text is always quoted.
+ */
+function toColumns(events: readonly RequestLogEvent[]): string[] {
+  return [
+    plainArray(events, (e) => e.id),
+    plainArray(events, (e) => e.time),
+    plainArray(events, (e) => e.project_id),
+    plainArray(events, (e) => e.endpoint_id),
+    textArray(events, (e) => e.path),
+    textArray(events, (e) => e.method),
+    plainArray(events, (e) => e.status),
+    textArray(events, (e) => e.code),
+    plainArray(events, (e) => e.duration_ms),
+    plainArray(events, (e) => e.key_id),
+    textArray(events, (e) => e.query),
+    textArray(events, (e) => e.message),
+    textArray(events, (e) => e.error_node_id),
+    textArray(events, (e) => e.environment),
+  ];
+}
+
+/** An array literal of values that need no quoting; null is NULL. */
+function plainArray(events: readonly RequestLogEvent[], value: (event: RequestLogEvent) => string | number | null): string {
+  let literal = '{';
+  for (let i = 0; i < events.length; i += 1) {
+    const v = value(events[i]);
+    literal += (i === 0 ? '' : ',') + (v === null ? 'NULL' : v);
+  }
+  return `${literal}}`;
+}
+
+const NEEDS_ESCAPE = /["\\]/;
+const ESCAPED = /["\\]/g;
+
+/** An array literal of text values, each quoted (a backslash before `"` and before a backslash); null is NULL. */
+function textArray<T>(items: readonly T[], value: (item: T) => string | null): string {
+  let literal = '{';
+  for (let i = 0; i < items.length; i += 1) {
+    const v = value(items[i]);
+    literal += (i === 0 ? '' : ',') + (v === null ? 'NULL' : `"${NEEDS_ESCAPE.test(v) ? v.replace(ESCAPED, '\\$&') : v}"`);
+  }
+  return `${literal}}`;
 }
 
 /** The latest use of each key in the batch, ids sorted so concurrent writers lock in one order. */

@@ -6,13 +6,14 @@ import { latencyBucketOf, ROLLUP_HOUR, ROLLUP_MINUTE } from '@flowgate/db';
  * JavaScript: measured, this costs a few µs per event, where the same GROUPING SETS
  * aggregation in SQL over the INSERT's RETURNING rows cost more than the rows themselves.
  *
- * Groupings: the whole project (method '', status 0) and per method and status, each per
- * minute and per hour, written as the writer's `shard`. Per-endpoint groupings are left out on purpose:
+ * Groupings, per environment (live, preview): the whole project (method '', status 0) and per
+ * method and status, each per minute and per hour, written as the writer's `shard`. Per-endpoint groupings are left out on purpose:
  * a busy mix (the ingest benchmark: 200 projects × 17 endpoints) gives about one endpoint
  * cell per event, which would double the cost of ingesting (docs/log-pipeline.md).
  */
 export interface RollupColumns {
   projectIds: string[];
+  environments: string[];
   spans: number[];
   buckets: string[];
   shards: number[];
@@ -25,6 +26,7 @@ export interface RollupColumns {
 
 interface Cell {
   projectId: string;
+  environment: string;
   span: number;
   bucketMs: number;
   method: string;
@@ -34,8 +36,14 @@ interface Cell {
   histogram: Map<number, number>;
 }
 
-function newCell(projectId: string, span: number, bucketMs: number, method: string, status: number): Cell {
-  return { projectId, span, bucketMs, method, status, count: 0, errors: 0, histogram: new Map() };
+function newCell(scope: Scope, span: number, bucketMs: number, method: string, status: number): Cell {
+  return { projectId: scope.projectId, environment: scope.environment, span, bucketMs, method, status, count: 0, errors: 0, histogram: new Map() };
+}
+
+/** A project's live or preview requests. */
+interface Scope {
+  projectId: string;
+  environment: string;
 }
 
 function addTo(cell: Cell, count: number, errors: number, histogram: Map<number, number>): void {
@@ -53,7 +61,7 @@ interface Minute {
 export function rollupColumns(events: readonly RequestLogEvent[], shard: number): RollupColumns {
   // Per event only the minute cells are touched (two map lookups by short keys); the hour
   // cells are summed from the minute cells afterwards, a few per project.
-  const minutes = new Map<string, Map<number, Minute>>();
+  const minutes = new Map<string, { scope: Scope; minutes: Map<number, Minute> }>();
   // Events of a batch share their time string often (one per millisecond at most): parse each once.
   let lastTime = '';
   let minuteMs = 0;
@@ -66,13 +74,16 @@ export function rollupColumns(events: readonly RequestLogEvent[], shard: number)
     // The row keeps duration_ms as REAL: bucket that value, as the SQL rebuild would.
     const latency = latencyBucketOf(Math.fround(event.duration_ms));
     const failed = event.status >= 400 ? 1 : 0;
-    let project = minutes.get(event.project_id);
-    if (project === undefined) minutes.set(event.project_id, (project = new Map()));
+    // Live events (nearly all) are keyed by the project id alone.
+    const scopeKey = event.environment === 'live' ? event.project_id : `${event.project_id}:${event.environment}`;
+    let entry = minutes.get(scopeKey);
+    if (entry === undefined) minutes.set(scopeKey, (entry = { scope: { projectId: event.project_id, environment: event.environment }, minutes: new Map() }));
+    const project = entry.minutes;
     let minute = project.get(minuteMs);
-    if (minute === undefined) project.set(minuteMs, (minute = { total: newCell(event.project_id, ROLLUP_MINUTE, minuteMs, '', 0), byMethodStatus: new Map() }));
+    if (minute === undefined) project.set(minuteMs, (minute = { total: newCell(entry.scope, ROLLUP_MINUTE, minuteMs, '', 0), byMethodStatus: new Map() }));
     const key = event.method + event.status;
     let cell = minute.byMethodStatus.get(key);
-    if (cell === undefined) minute.byMethodStatus.set(key, (cell = newCell(event.project_id, ROLLUP_MINUTE, minuteMs, event.method, event.status)));
+    if (cell === undefined) minute.byMethodStatus.set(key, (cell = newCell(entry.scope, ROLLUP_MINUTE, minuteMs, event.method, event.status)));
     for (const target of [minute.total, cell]) {
       target.count += 1;
       target.errors += failed;
@@ -80,7 +91,7 @@ export function rollupColumns(events: readonly RequestLogEvent[], shard: number)
     }
   }
   const cells: Cell[] = [];
-  for (const [projectId, projectMinutes] of minutes) {
+  for (const { scope, minutes: projectMinutes } of minutes.values()) {
     const hours = new Map<string, Cell>();
     for (const [minuteMs, minute] of projectMinutes) {
       const hourMs = minuteMs - (((minuteMs % 3_600_000) + 3_600_000) % 3_600_000);
@@ -88,7 +99,7 @@ export function rollupColumns(events: readonly RequestLogEvent[], shard: number)
         cells.push(cell);
         const key = `${hourMs}:${cell.method}${cell.status}`;
         let hour = hours.get(key);
-        if (hour === undefined) hours.set(key, (hour = newCell(projectId, ROLLUP_HOUR, hourMs, cell.method, cell.status)));
+        if (hour === undefined) hours.set(key, (hour = newCell(scope, ROLLUP_HOUR, hourMs, cell.method, cell.status)));
         addTo(hour, cell.count, cell.errors, cell.histogram);
       }
     }
@@ -99,13 +110,15 @@ export function rollupColumns(events: readonly RequestLogEvent[], shard: number)
     (a, b) =>
       (a.projectId < b.projectId ? -1 : a.projectId > b.projectId ? 1 : 0) ||
       a.span - b.span ||
+      (a.environment < b.environment ? -1 : a.environment > b.environment ? 1 : 0) ||
       (a.method < b.method ? -1 : a.method > b.method ? 1 : 0) ||
       a.status - b.status ||
       a.bucketMs - b.bucketMs,
   );
-  const columns: RollupColumns = { projectIds: [], spans: [], buckets: [], shards: [], methods: [], statuses: [], counts: [], errors: [], histograms: [] };
+  const columns: RollupColumns = { projectIds: [], environments: [], spans: [], buckets: [], shards: [], methods: [], statuses: [], counts: [], errors: [], histograms: [] };
   for (const cell of sorted) {
     columns.projectIds.push(cell.projectId);
+    columns.environments.push(cell.environment);
     columns.spans.push(cell.span);
     columns.buckets.push(new Date(cell.bucketMs).toISOString());
     columns.shards.push(shard);
@@ -120,14 +133,14 @@ export function rollupColumns(events: readonly RequestLogEvent[], shard: number)
 
 /** Adds the cells to request_log_rollups (histograms added bucket by bucket). */
 export const UPSERT_ROLLUPS = `
-INSERT INTO request_log_rollups AS r (project_id, span_s, bucket, shard, method, status, count, errors, latency_histogram)
-SELECT * FROM unnest($1::uuid[], $2::int[], $3::timestamptz[], $4::smallint[], $5::text[], $6::smallint[], $7::int[], $8::int[], $9::jsonb[])
-ON CONFLICT (project_id, span_s, method, status, bucket, shard) DO UPDATE
+INSERT INTO request_log_rollups AS r (project_id, span_s, bucket, shard, method, status, count, errors, latency_histogram, environment)
+SELECT * FROM unnest($1::uuid[], $2::int[], $3::timestamptz[], $4::smallint[], $5::text[], $6::smallint[], $7::int[], $8::int[], $9::jsonb[], $10::text[])
+ON CONFLICT (project_id, span_s, environment, method, status, bucket, shard) DO UPDATE
    SET count = r.count + EXCLUDED.count,
        errors = r.errors + EXCLUDED.errors,
        latency_histogram = flowgate_merge_latency_histograms(r.latency_histogram, EXCLUDED.latency_histogram)`;
 
 export function upsertParams(columns: RollupColumns): unknown[] {
   const c = columns;
-  return [c.projectIds, c.spans, c.buckets, c.shards, c.methods, c.statuses, c.counts, c.errors, c.histograms];
+  return [c.projectIds, c.spans, c.buckets, c.shards, c.methods, c.statuses, c.counts, c.errors, c.histograms, c.environments];
 }

@@ -31,8 +31,8 @@ export const REQUEST_LOG_MESSAGE_MAX = 1024;
 
 /**
  * One event per request that reached a known project (produced by gateways, v1).
- * `query`, `message` and `error_node_id` were added later within v1: an event without them
- * (an older gateway) reads as no query, no message, no failed block.
+ * `query`, `message`, `error_node_id` and `environment` were added later within v1: an event
+ * without them (an older gateway) reads as no query, no message, no failed block, live.
  */
 export const requestLogEventSchema = z.object({
   v: z.literal(1),
@@ -57,5 +57,10 @@ export const requestLogEventSchema = z.object({
   error_node_id: z.string().max(100).nullable().default(null),
   /** ISO 8601 arrival time. */
   time: z.iso.datetime({ offset: true }),
+  /**
+   * Where the request was served: the live address or the preview address
+   * (`{subdomain}--preview.…`). Gateways write it for preview requests only; absent reads as live.
+   */
+  environment: z.enum(['live', 'preview']).default('live'),
 });
 export type RequestLogEvent = z.infer<typeof requestLogEventSchema>;

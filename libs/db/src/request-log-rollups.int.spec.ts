@@ -34,7 +34,7 @@ describe('request_log_rollups (real PostgreSQL)', () => {
 
   it('rolls up a relation of request rows, adding to what is there', async () => {
     const project = randomUUID();
-    const source = `(SELECT $1::uuid AS project_id, t::timestamptz AS time, 'GET'::text AS method,
+    const source = `(SELECT $1::uuid AS project_id, 'live'::text AS environment, t::timestamptz AS time, 'GET'::text AS method,
                             s::smallint AS status, 3::real AS duration_ms
                        FROM unnest(ARRAY['2031-01-01T00:00:10Z', '2031-01-01T00:59:00Z'], ARRAY[200, 503]) AS v(t, s))`;
     await client.query(rollupInsertSql(source), [project]);

@@ -111,8 +111,51 @@ export interface FlowPorts {
   regex?: RegexPort;
   textGeneration?: TextGenerationPort;
   email?: EmailPort;
+  /** The project's data tables; without it the table blocks fail (no data database configured). */
+  data?: DataPort;
+  /**
+   * The project's secrets by name, as `{secrets.NAME}` reads them (the live or the preview values:
+   * the caller picks). Absent: the project has none, and a flow reading one fails.
+   */
+  secrets?: ReadonlyMap<string, string>;
   /** Injectable for tests; default `() => new Date()`. */
   now?: () => Date;
   /** Injectable for tests; default `crypto.randomUUID`. */
   uuid?: () => string;
+}
+
+/** What the table blocks' port refuses; the engine answers with the code's status (422, 409, 507). */
+export type DataPortErrorCode = 'invalid_value' | 'unique_violation' | 'data_limit_reached' | 'unknown_table' | 'unknown_column';
+
+export class DataPortError extends Error {
+  constructor(
+    readonly code: DataPortErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'DataPortError';
+  }
+}
+
+/** One condition of a table block's filter, its value resolved. */
+export interface DataCondition {
+  column: string;
+  operator: 'eq' | 'neq' | 'gt' | 'gte' | 'lt' | 'lte' | 'contains' | 'in' | 'is_null' | 'is_not_null';
+  value?: unknown;
+}
+
+/** A stored row: `id`, `created_at`, `updated_at` and one field per column. */
+export type DataRowValue = Record<string, unknown>;
+
+/**
+ * The project's data tables, by name (docs/data-tables.md). Each call is one statement; a
+ * name the project has no table of is a `DataPortError('unknown_table')` — another project's
+ * tables cannot be named at all.
+ */
+export interface DataPort {
+  query(table: string, request: { filter: DataCondition[]; sort: { column: string; direction: 'asc' | 'desc' } | null; limit: number }, signal: AbortSignal): Promise<DataRowValue[]>;
+  get(table: string, id: string, signal: AbortSignal): Promise<DataRowValue | null>;
+  insert(table: string, values: Record<string, unknown>, signal: AbortSignal): Promise<DataRowValue>;
+  update(table: string, filter: DataCondition[], values: Record<string, unknown>, signal: AbortSignal): Promise<DataRowValue[]>;
+  delete(table: string, filter: DataCondition[], signal: AbortSignal): Promise<number>;
 }

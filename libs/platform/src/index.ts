@@ -7,3 +7,4 @@ export * from './shutdown';
 export * from './health-server';
 export * from './secret-box';
 export * from './redis';
+export * from './data-config';

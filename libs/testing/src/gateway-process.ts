@@ -9,9 +9,15 @@ export interface GatewayProcess extends AppProcess {
   port: number;
 }
 
-/** A gateway as its own process on a port the OS picks, writing its logs to a topic of its own. */
-export async function spawnGateway(env: Record<string, string> = {}): Promise<GatewayProcess> {
-  const app = spawnApp('gateway', { GATEWAY_PORT: '0', GATEWAY_HOST: '127.0.0.1', KAFKA_LOG_TOPIC: uniqueTopic(), LOG_LEVEL: 'info', ...env });
+/** The Node flags of the deployment (deploy/Dockerfile.gateway, `npm start`). */
+export const DEPLOYMENT_NODE_FLAGS = ['--max-semi-space-size=4', '--single-threaded-gc'];
+
+/**
+ * A gateway as its own process (`node [nodeFlags] scripts/run-ts.js apps/gateway/src/main.ts`) on
+ * a port the OS picks, writing its logs to a topic of its own.
+ */
+export async function spawnGateway(env: Record<string, string> = {}, nodeFlags: string[] = []): Promise<GatewayProcess> {
+  const app = spawnApp('gateway', { GATEWAY_PORT: '0', GATEWAY_HOST: '127.0.0.1', KAFKA_LOG_TOPIC: uniqueTopic(), LOG_LEVEL: 'info', ...env }, nodeFlags);
   const [, port] = await waitForOutput(app, /"port":(\d+).*gateway listening/);
   return { ...app, url: `http://127.0.0.1:${port}`, port: Number(port) };
 }

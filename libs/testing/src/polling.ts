@@ -8,7 +8,7 @@ export const sleep = (ms: number): Promise<void> => new Promise((resolve) => set
  * Polls `probe` until it returns a value other than undefined/false and returns that value;
  * a probe that throws is tried again. Fails after `timeoutMs` naming `what` and the last answer.
  */
-export async function waitFor<T>(probe: () => T | Promise<T>, what: string, timeoutMs = 5000, intervalMs = 10): Promise<Exclude<T, false | undefined>> {
+export async function waitFor<T>(probe: () => T | Promise<T>, what: string, timeoutMs = 15_000, intervalMs = 10): Promise<Exclude<T, false | undefined>> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {

@@ -43,8 +43,8 @@ export function startProcess(name: string, args: string[], env: NodeJS.ProcessEn
 }
 
 /** One Flowgate app (`apps/<name>/src/main.ts`) as its own process, exactly as `npm start` runs it. */
-export function spawnApp(name: string, env: Record<string, string>): AppProcess {
-  return startProcess(name, ['scripts/run-ts.js', `apps/${name}/src/main.ts`], { ...process.env, LOG_LEVEL: 'warn', ...env });
+export function spawnApp(name: string, env: Record<string, string>, nodeFlags: string[] = []): AppProcess {
+  return startProcess(name, [...nodeFlags, 'scripts/run-ts.js', `apps/${name}/src/main.ts`], { ...process.env, LOG_LEVEL: 'warn', ...env });
 }
 
 function getStatus(url: string, headers: Record<string, string>): Promise<number> {

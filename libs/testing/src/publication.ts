@@ -4,6 +4,7 @@ import {
   CONFIG_SEQ_KEY,
   EPOCH_KEY,
   formatApiKey,
+  openApiKey,
   projectDeletedKey,
   projectKey,
   rateLimitKey,
@@ -119,6 +120,13 @@ export class TestPublisher {
     }
     this.written.add(subdomainKey(project.subdomain)).add(projectKey(project.id));
     if (options.notify !== false) await this.notify({ type: 'project', project_id: project.id, revision: project.revision });
+  }
+
+  /** Writes the project's OpenAPI document as the control plane does; `notify: false` as if only the document changed, unannounced. */
+  async describe(project: PublishedProject, document: unknown, options: { notify?: boolean } = {}): Promise<void> {
+    await this.redis.set(openApiKey(project.id), JSON.stringify(document));
+    this.written.add(openApiKey(project.id));
+    if (options.notify !== false) await this.notify({ type: 'description', project_id: project.id });
   }
 
   async unpublish(project: PublishedProject): Promise<void> {

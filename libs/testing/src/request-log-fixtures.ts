@@ -9,6 +9,7 @@ export const uniqueName = (prefix: string): string => `${prefix}-${Date.now().to
 export function makeEvent(overrides: Partial<RequestLogEvent> = {}): RequestLogEvent {
   return {
     v: 1,
+    environment: 'live',
     id: randomUUID(),
     project_id: randomUUID(),
     endpoint_id: randomUUID(),

@@ -4,6 +4,7 @@ import { sha256Hex } from '@flowgate/platform';
 import { AppError } from '../common/app-error';
 import { CONFIG, type ControlPlaneConfig } from '../config/control-plane.config';
 import { Clock } from '../infrastructure/clock';
+import { RateWindows } from '../infrastructure/rate-windows';
 import { type AccountRecord, AuthRepository } from './auth.repository';
 import type { UserView } from './dto/auth.dto';
 import { type LoginAttempt, LoginThrottle } from './login-throttle';
@@ -40,6 +41,7 @@ export class AuthService {
     private readonly strength: PasswordStrength,
     private readonly throttle: LoginThrottle,
     private readonly clock: Clock,
+    private readonly rates: RateWindows,
     @Inject(CONFIG) private readonly config: ControlPlaneConfig,
   ) {}
 
@@ -50,6 +52,12 @@ export class AuthService {
    * (docs/control-plane.md, "Sign-up and account enumeration").
    */
   async signup(email: string, password: string, address: string): Promise<IssuedSession> {
+    // Per client address, before any work: each sign-up costs a password hash, and every new
+    // account brings its own per-account limits (SIGNUP_PER_ADDRESS_PER_HOUR). Without Redis a
+    // new account can still sign up, as before the limit existed.
+    const max = this.config.signupsPerAddressPerHour;
+    const what = `At most ${max} sign-ups per hour from one address`;
+    await this.rates.take({ key: `fg:cp:signups:${address}`, max, windowMs: 3_600_000, what, whenUncounted: 'allow' });
     await this.strength.assertStrong(password, email);
     const created = (await this.accounts.findAccountByEmail(email)) ? null : await this.accounts.createAccount(email, await this.hasher.hash(password));
     return created ? this.issueSession(created) : this.login(email, password, address);

@@ -21,3 +21,5 @@ export class UuidParam implements PipeTransform<string, string> {
 export const projectIdParam = new UuidParam('project_not_found', 'Project not found');
 export const endpointIdParam = new UuidParam('endpoint_not_found', 'Endpoint not found');
 export const apiKeyIdParam = new UuidParam('api_key_not_found', 'API key not found');
+export const tableIdParam = new UuidParam('table_not_found', 'Table not found');
+export const rowIdParam = new UuidParam('row_not_found', 'Row not found');

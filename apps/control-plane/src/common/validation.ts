@@ -3,10 +3,17 @@ import { createZodValidationPipe } from 'nestjs-zod';
 import { z } from 'zod';
 import { AppError } from './app-error';
 
-/** Zod issues as the API's `details`: `[{path: "query_params.0.key", message}]`. */
+/**
+ * Zod issues as the API's `details`: `[{path: "query_params.0.key", message}]`. A strict schema's
+ * unknown fields (`?status[]=500`, `?method[$ne]=x` on the logs) are named one by one.
+ */
 export function issuesToDetails(error: unknown): ErrorDetail[] {
   if (error instanceof z.ZodError)
-    return error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
+    return error.issues.flatMap((issue) => {
+      const path = issue.path.map(String);
+      if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => ({ path: [...path, key].join('.'), message: 'is not a known parameter' }));
+      return [{ path: path.join('.'), message: issue.message }];
+    });
   return [{ path: '', message: error instanceof Error ? error.message : 'invalid value' }];
 }
 

@@ -1,4 +1,5 @@
-import { env, flowConfigShape, flowLimitsOf, loadConfig } from '@flowgate/platform';
+import { dataConfigShape, dataDatabaseUrlOf, env, flowConfigShape, flowLimitsOf, loadConfig } from '@flowgate/platform';
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 
 /**
@@ -56,6 +57,23 @@ const schema = z
     /** Workshop test runs: the same flow limits and deadline as the gateway, and a per-account rate. */
     ...flowConfigShape,
     TEST_RUNS_PER_MINUTE: env.positiveInt(60),
+    /** Test runs in worker threads (test-runs/sandbox/): threads, heap of each, runs that may wait. */
+    TEST_RUN_THREADS: env.positiveInt(Math.min(8, Math.max(2, availableParallelism()))),
+    TEST_RUN_HEAP_MB: env.positiveInt(256),
+    TEST_RUN_QUEUE: env.positiveInt(16),
+    SIGNUP_PER_ADDRESS_PER_HOUR: env.positiveInt(20),
+    /** The limits of one project (docs/control-plane.md "Limits of one project"). */
+    PROJECT_MAX_ENDPOINTS: env.positiveInt(100),
+    PROJECT_MAX_FLOW_BYTES: env.positiveInt(256 * 1024),
+    PROJECT_MAX_LIVE_BYTES: env.positiveInt(2 * 1024 * 1024),
+    SAVES_PER_MINUTE: env.positiveInt(120),
+    DEPLOYS_PER_MINUTE: env.positiveInt(30),
+    IMPORTS_PER_MINUTE: env.positiveInt(30),
+    ...dataConfigShape,
+    DATA_MAX_TABLES_PER_PROJECT: env.positiveInt(50),
+    DATA_MAX_ROWS_PER_PROJECT: env.positiveInt(1_000_000),
+    DATA_MAX_BYTES_PER_PROJECT: env.positiveInt(1024 * 1024 * 1024),
+    DATA_MAX_BYTES_PER_ROW: env.positiveInt(64 * 1024),
     LOG_LEVEL: env.logLevel,
     NODE_ENV: env.nodeEnv,
   })
@@ -108,8 +126,29 @@ const schema = z
       limits: flowLimitsOf(value),
       workerThreads: value.FLOW_WORKER_THREADS,
       workerQueue: value.FLOW_WORKER_QUEUE,
+      workerTaskMs: value.FLOW_WORKER_TASK_MS,
     },
     testRunsPerMinute: value.TEST_RUNS_PER_MINUTE,
+    testRunSandbox: { threads: value.TEST_RUN_THREADS, heapMb: value.TEST_RUN_HEAP_MB, queue: value.TEST_RUN_QUEUE },
+    signupsPerAddressPerHour: value.SIGNUP_PER_ADDRESS_PER_HOUR,
+    projectLimits: {
+      maxEndpoints: value.PROJECT_MAX_ENDPOINTS,
+      maxFlowBytes: value.PROJECT_MAX_FLOW_BYTES,
+      maxLiveBytes: value.PROJECT_MAX_LIVE_BYTES,
+      /** Per account, in any sliding minute. */
+      perMinute: { save: value.SAVES_PER_MINUTE, deploy: value.DEPLOYS_PER_MINUTE, import: value.IMPORTS_PER_MINUTE },
+    },
+    /** Data tables: where the rows are, and the limits of one project (docs/data-tables.md). */
+    data: {
+      url: dataDatabaseUrlOf(value),
+      poolSize: value.DATA_POOL_SIZE,
+      maxTables: value.DATA_MAX_TABLES_PER_PROJECT,
+      limits: {
+        maxRowsPerProject: value.DATA_MAX_ROWS_PER_PROJECT,
+        maxBytesPerProject: value.DATA_MAX_BYTES_PER_PROJECT,
+        maxBytesPerRow: value.DATA_MAX_BYTES_PER_ROW,
+      },
+    },
     logLevel: value.LOG_LEVEL,
     nodeEnv: value.NODE_ENV,
   }));

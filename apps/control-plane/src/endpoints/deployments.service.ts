@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { AppError, conflict } from '../common/app-error';
 import { Clock } from '../infrastructure/clock';
 import type { Tx } from '../infrastructure/transaction';
-import { IntegrationsService } from '../integrations/integrations.service';
 import { ProjectsService } from '../projects/projects.service';
 import { PublicationService } from '../publication/publication.service';
 import type { EndpointView, VersionView } from './dto/endpoint.dto';
@@ -10,6 +9,7 @@ import { flowOf, sameContent, settingsOf, toVersionView } from './endpoint-conte
 import { type EndpointContent, type EndpointRecord, EndpointsRepository } from './endpoints.repository';
 import { type EndpointWithDiagnostics, EndpointsService } from './endpoints.service';
 import { FlowCompiler } from './flow-compiler';
+import { ProjectLimits } from './project-limits';
 
 /**
  * Deploy, undeploy, versions and rollback. Each runs under the project's publication lock, so
@@ -21,32 +21,35 @@ export class DeploymentsService {
     private readonly endpoints: EndpointsRepository,
     private readonly drafts: EndpointsService,
     private readonly projects: ProjectsService,
-    private readonly integrations: IntegrationsService,
     private readonly publication: PublicationService,
     private readonly compiler: FlowCompiler,
     private readonly clock: Clock,
+    private readonly limits: ProjectLimits,
   ) {}
 
   /** Validates and compiles the draft, freezes it as the next version (unless it equals the live one) and makes it live. */
   async deploy(accountId: string, projectId: string, endpointId: string): Promise<EndpointWithDiagnostics> {
     const project = await this.projects.requireOwned(accountId, projectId);
-    const context = { email_verified_domains: await this.integrations.emailVerifiedDomains(projectId) };
+    await this.limits.count(accountId, 'deploy');
+    const context = await this.drafts.compileContext(projectId);
     const { endpoint, diagnostics } = await this.publication.changeServing({ projectId, accountId }, async (tx) => {
       const draft = await this.requireIn(tx, projectId, endpointId);
       const outcome = this.compiler.compile(flowOf(draft), settingsOf(draft), context);
       if (!outcome.ok)
-        throw new AppError('invalid_flow', 'The flow cannot be deployed; fix the errors listed in details', outcome.diagnostics);
+        throw new AppError('invalid_flow', 'The flow cannot be deployed; fix the errors listed in details', await this.drafts.maskSecrets(projectId, outcome.diagnostics));
       const live = draft.liveVersion === null ? null : await this.endpoints.findVersion(endpointId, draft.liveVersion, tx);
       if (live && sameContent(live, draft)) return { endpoint: await this.endpoints.setLive(tx, endpointId, live.version, null), diagnostics: outcome.diagnostics };
       await this.assertRouteFree(tx, projectId, endpointId, draft);
+      await this.limits.assertLiveSize(tx, projectId, endpointId, draft);
       const version = await this.endpoints.createVersion(tx, endpointId, draft, outcome.compiled);
       return { endpoint: await this.endpoints.setLive(tx, endpointId, version, null), diagnostics: outcome.diagnostics };
     });
-    return { ...(await this.drafts.view(project, endpoint)), diagnostics };
+    return { ...(await this.drafts.view(project, endpoint)), diagnostics: await this.drafts.maskSecrets(projectId, diagnostics) };
   }
 
   async undeploy(accountId: string, projectId: string, endpointId: string): Promise<EndpointView> {
     const project = await this.projects.requireOwned(accountId, projectId);
+    await this.limits.count(accountId, 'deploy'); // republishes the project like a Deploy
     const endpoint = await this.publication.changeServing({ projectId, accountId }, async (tx) => {
       const current = await this.requireIn(tx, projectId, endpointId);
       return this.endpoints.setLive(tx, endpointId, null, current.draftChangedAt ?? this.clock.now());
@@ -71,11 +74,13 @@ export class DeploymentsService {
   /** Rollback: version n (already compiled) becomes live again; the draft is left as it is. */
   async rollback(accountId: string, projectId: string, endpointId: string, number: number): Promise<EndpointView> {
     const project = await this.projects.requireOwned(accountId, projectId);
+    await this.limits.count(accountId, 'deploy');
     const endpoint = await this.publication.changeServing({ projectId, accountId }, async (tx) => {
       const draft = await this.requireIn(tx, projectId, endpointId);
       const version = await this.endpoints.findVersion(endpointId, number, tx);
       if (!version) throw new AppError('not_found', `Version ${number} of this endpoint does not exist`);
       await this.assertRouteFree(tx, projectId, endpointId, version);
+      await this.limits.assertLiveSize(tx, projectId, endpointId, version);
       return this.endpoints.setLive(tx, endpointId, number, sameContent(version, draft) ? null : this.clock.now());
     });
     return this.drafts.view(project, endpoint);

@@ -16,7 +16,7 @@ export class EndpointTransferService {
 
   async import(accountId: string, projectId: string, file: EndpointExport): Promise<EndpointWithDiagnostics> {
     try {
-      return await this.endpoints.create(accountId, projectId, file.endpoint);
+      return await this.endpoints.create(accountId, projectId, file.endpoint, 'import');
     } catch (error) {
       if (error instanceof AppError && error.code === 'conflict') {
         const { method, path } = file.endpoint;

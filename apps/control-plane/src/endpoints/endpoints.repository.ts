@@ -76,9 +76,13 @@ export class EndpointsRepository {
     return db.endpoint.findFirst({ where: { id: endpointId, projectId } });
   }
 
-  create(projectId: string, content: EndpointContent, draftChangedAt: Date): Promise<EndpointRecord> {
+  count(projectId: string, db: Tx | PrismaClient = this.prisma): Promise<number> {
+    return db.endpoint.count({ where: { projectId } });
+  }
+
+  create(projectId: string, content: EndpointContent, draftChangedAt: Date, db: Tx | PrismaClient = this.prisma): Promise<EndpointRecord> {
     return mapRouteTaken(
-      this.prisma.endpoint.create({
+      db.endpoint.create({
         data: { projectId, ...contentData(content), draftChangedAt },
       }),
     );
@@ -127,6 +131,16 @@ export class EndpointsRepository {
       data: { endpointId, version, ...contentData(content), compiled: json(compiled) },
     });
     return version;
+  }
+
+  /** Bytes of the live versions' settings and flows (as stored JSON text), all endpoints but one. */
+  async liveBytesExcept(tx: Tx, projectId: string, endpointId: string): Promise<number> {
+    const [row] = await tx.$queryRaw<Array<{ bytes: bigint | null }>>`
+      SELECT SUM(octet_length(v.flow::text) + octet_length(v.query_params::text) + octet_length(v.name) + octet_length(v.path)) AS bytes
+      FROM endpoints e
+      JOIN endpoint_versions v ON v.endpoint_id = e.id AND v.version = e.live_version
+      WHERE e.project_id = ${projectId}::uuid AND e.id <> ${endpointId}::uuid`;
+    return Number(row?.bytes ?? 0);
   }
 
   /** Another endpoint of the project whose live version already serves this method and path. */

@@ -1,15 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import type { Diagnostic } from '@flowgate/flow-engine';
+import type { CompileContext, Diagnostic } from '@flowgate/flow-engine';
 import { AppError } from '../common/app-error';
 import { Clock } from '../infrastructure/clock';
+import { TablesService } from '../data-tables/tables.service';
 import { IntegrationsService } from '../integrations/integrations.service';
 import type { ProjectRecord } from '../projects/projects.repository';
 import { ProjectsService } from '../projects/projects.service';
 import { PublicationService } from '../publication/publication.service';
+import { SecretsService } from '../secrets/secrets.service';
 import type { EndpointInput, EndpointView } from './dto/endpoint.dto';
 import { contentOf, flowOf, sameContent, settingsOf, toEndpointView } from './endpoint-content';
 import { type EndpointContent, type EndpointRecord, EndpointsRepository } from './endpoints.repository';
 import { FlowCompiler } from './flow-compiler';
+import { type LimitedAction, ProjectLimits } from './project-limits';
 
 export interface EndpointWithDiagnostics extends EndpointView {
   diagnostics: Diagnostic[];
@@ -22,16 +25,19 @@ export class EndpointsService {
     private readonly endpoints: EndpointsRepository,
     private readonly projects: ProjectsService,
     private readonly integrations: IntegrationsService,
+    private readonly tables: TablesService,
     private readonly publication: PublicationService,
     private readonly compiler: FlowCompiler,
+    private readonly secrets: SecretsService,
     private readonly clock: Clock,
+    private readonly limits: ProjectLimits,
   ) {}
 
   async list(accountId: string, projectId: string): Promise<EndpointView[]> {
     const project = await this.projects.requireOwned(accountId, projectId);
     const endpoints = await this.endpoints.list(projectId);
     const livePaths = await this.endpoints.livePaths(endpoints);
-    return endpoints.map((endpoint) => toEndpointView(endpoint, this.projects.baseUrl(project.subdomain), livePaths.get(endpoint.id) ?? null));
+    return endpoints.map((endpoint) => toEndpointView(endpoint, this.projects.addresses(project.subdomain), livePaths.get(endpoint.id) ?? null));
   }
 
   async get(accountId: string, projectId: string, endpointId: string): Promise<EndpointView> {
@@ -39,10 +45,18 @@ export class EndpointsService {
     return this.view(project, await this.require(projectId, endpointId));
   }
 
-  async create(accountId: string, projectId: string, input: EndpointInput): Promise<EndpointWithDiagnostics> {
+  /** A new draft, counted as a Save (or as an Import, for a file). */
+  async create(accountId: string, projectId: string, input: EndpointInput, action: LimitedAction = 'save'): Promise<EndpointWithDiagnostics> {
     const project = await this.projects.requireOwned(accountId, projectId);
     const content = contentOf(input);
-    const endpoint = await this.endpoints.create(projectId, content, this.clock.now());
+    this.limits.assertFlowSize(content.flow);
+    await this.limits.count(accountId, action);
+    // Under the project's lock, so that concurrent creations cannot pass the endpoint limit together;
+    // published, so the preview address serves the new draft before the answer.
+    const endpoint = await this.publication.changeServing({ projectId, accountId }, async (tx) => {
+      await this.limits.assertRoomForEndpoint(tx, projectId);
+      return this.endpoints.create(projectId, content, this.clock.now(), tx);
+    });
     return { ...(await this.view(project, endpoint)), diagnostics: await this.validate(projectId, content) };
   }
 
@@ -50,8 +64,11 @@ export class EndpointsService {
   async save(accountId: string, projectId: string, endpointId: string, input: EndpointInput): Promise<EndpointWithDiagnostics> {
     const project = await this.projects.requireOwned(accountId, projectId);
     const content = contentOf(input);
-    // Under the project's lock so the comparison with the live version cannot race a Deploy.
-    const saved = await this.publication.underLock({ projectId, accountId }, async (tx) => {
+    this.limits.assertFlowSize(content.flow);
+    await this.limits.count(accountId, 'save');
+    // Under the project's lock so the comparison with the live version cannot race a Deploy;
+    // published, so the preview address serves the saved draft before the answer.
+    const saved = await this.publication.changeServing({ projectId, accountId }, async (tx) => {
       const endpoint = await this.endpoints.find(projectId, endpointId, tx);
       if (!endpoint) throw new AppError('endpoint_not_found', 'Endpoint not found');
       const live = endpoint.liveVersion === null ? null : await this.endpoints.findVersion(endpointId, endpoint.liveVersion, tx);
@@ -77,11 +94,27 @@ export class EndpointsService {
 
   async view(project: ProjectRecord, endpoint: EndpointRecord): Promise<EndpointView> {
     const livePaths = await this.endpoints.livePaths([endpoint]);
-    return toEndpointView(endpoint, this.projects.baseUrl(project.subdomain), livePaths.get(endpoint.id) ?? null);
+    return toEndpointView(endpoint, this.projects.addresses(project.subdomain), livePaths.get(endpoint.id) ?? null);
   }
 
   async validate(projectId: string, content: EndpointContent): Promise<Diagnostic[]> {
-    const context = { email_verified_domains: await this.integrations.emailVerifiedDomains(projectId) };
-    return this.compiler.validate(flowOf(content), settingsOf(content), context);
+    return this.maskSecrets(projectId, this.compiler.validate(flowOf(content), settingsOf(content), await this.compileContext(projectId)));
+  }
+
+  /** Diagnostics quote what a block holds: a secret's value typed into a field is masked. */
+  async maskSecrets(projectId: string, diagnostics: Diagnostic[]): Promise<Diagnostic[]> {
+    if (diagnostics.length === 0) return diagnostics;
+    const { masker } = await this.secrets.open(projectId);
+    return masker === null ? diagnostics : masker.value(diagnostics);
+  }
+
+  /** What Save, Deploy and test runs check a flow against: the email domains, the tables and the secret names. */
+  async compileContext(projectId: string): Promise<CompileContext> {
+    const [domains, tables, secretNames] = await Promise.all([
+      this.integrations.emailVerifiedDomains(projectId),
+      this.tables.forFlows(projectId),
+      this.secrets.names(projectId),
+    ]);
+    return { email_verified_domains: domains, tables, secret_names: secretNames };
   }
 }

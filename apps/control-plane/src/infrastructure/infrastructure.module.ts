@@ -4,6 +4,8 @@ import { createRedisClient, type RedisClient, SecretBox } from '@flowgate/platfo
 import { Redis } from 'ioredis';
 import { CONFIG, type ControlPlaneConfig } from '../config/control-plane.config';
 import { Clock } from './clock';
+import { DataDatabase } from './data-database';
+import { RateWindows } from './rate-windows';
 
 /** Closes the clients after the HTTP server stopped taking requests. */
 @Injectable()
@@ -20,7 +22,7 @@ class ClientsShutdown implements OnApplicationShutdown {
   }
 }
 
-/** Configuration and the shared clients (PostgreSQL, Redis, secret box, clock), injected by type. */
+/** Configuration and the shared clients (PostgreSQL, Redis, secret box, clock, rate windows), injected by type. */
 @Global()
 @Module({})
 export class InfrastructureModule {
@@ -43,9 +45,11 @@ export class InfrastructureModule {
         },
         { provide: SecretBox, useFactory: () => new SecretBox(config.encryptionKey, [config.previousEncryptionKey]) },
         Clock,
+        RateWindows,
+        DataDatabase,
         ClientsShutdown,
       ],
-      exports: [CONFIG, PrismaClient, Redis, SecretBox, Clock],
+      exports: [CONFIG, PrismaClient, Redis, SecretBox, Clock, RateWindows, DataDatabase],
     };
   }
 }

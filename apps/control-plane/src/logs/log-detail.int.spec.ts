@@ -40,6 +40,7 @@ describe('log entry details API (real PostgreSQL)', () => {
       duration_ms: 12.5,
       key_id: keyId,
       code: 'flow_error',
+      environment: 'live',
       endpoint_id: failed.endpointId,
       key_name: 'Mobile app',
       query: 'id=7&x=%20',

@@ -9,6 +9,7 @@ interface Row {
   method: string;
   status: number;
   duration_ms: number;
+  environment?: 'live' | 'preview';
 }
 
 /** Nearest-rank percentile of the exact values. */
@@ -33,11 +34,13 @@ describe('logs stats API (real PostgreSQL)', () => {
 
   const insert = async (list: Row[]) => {
     await t.prisma.$executeRaw`
-      INSERT INTO request_logs (id, time, project_id, path, method, status, duration_ms)
-      VALUES ${Prisma.join(list.map((r) => Prisma.sql`(${r.id}::uuid, ${r.time}, ${projectId}::uuid, ${r.path}, ${r.method}, ${r.status}, ${r.duration_ms})`))}`;
+      INSERT INTO request_logs (id, time, project_id, path, method, status, duration_ms, environment)
+      VALUES ${Prisma.join(
+        list.map((r) => Prisma.sql`(${r.id}::uuid, ${r.time}, ${projectId}::uuid, ${r.path}, ${r.method}, ${r.status}, ${r.duration_ms}, ${r.environment ?? 'live'})`),
+      )}`;
     // The rollups as log-ingest writes them (apps/log-ingest tests that its JavaScript gives the same as this SQL).
     await t.prisma.$executeRawUnsafe(
-      rollupInsertSql('(SELECT project_id, time, method, status, duration_ms FROM request_logs WHERE id = ANY($1::uuid[]))'),
+      rollupInsertSql('(SELECT project_id, environment, time, method, status, duration_ms FROM request_logs WHERE id = ANY($1::uuid[]))'),
       list.map((r) => r.id),
     );
   };
@@ -75,6 +78,26 @@ describe('logs stats API (real PostgreSQL)', () => {
     expect(actual).not.toBeNull();
     expect(Math.abs(actual! - exact) / exact).toBeLessThanOrEqual(0.05);
   };
+
+  it('counts the preview address apart: environment=preview gives its requests alone, the default the live ones', async () => {
+    const previewRange = { from: '2026-11-11T00:00:00Z', to: '2026-11-11T01:00:00Z' };
+    const preview: Row[] = [200, 500, 200].map((status, i) => ({
+      id: randomUUID(),
+      time: new Date(Date.parse(previewRange.from) + i * 60_000),
+      path: '/orders',
+      method: 'GET',
+      status,
+      duration_ms: 2,
+      environment: 'preview',
+    }));
+    await insert(preview);
+    expect((await get({ ...previewRange, environment: 'preview' }).expect(200)).body.totals).toMatchObject({ count: 3, errors: 1 });
+    expect((await get({ ...previewRange, environment: 'preview', status: '5xx' }).expect(200)).body.totals).toMatchObject({ count: 1 });
+    expect((await get({ ...previewRange, environment: 'preview', endpoint: '/orders' }).expect(200)).body.totals).toMatchObject({ count: 3 });
+    expect((await get(previewRange).expect(200)).body.totals).toMatchObject({ count: 0 });
+    expect((await get({ ...range, environment: 'live' }).expect(200)).body.totals.count).toBe(3000);
+    await get({ ...range, environment: 'staging' }).expect(400);
+  });
 
   it('gives totals and percentiles within 5 % of the exact ones of the same rows, per bucket too', async () => {
     const response = await get({ ...range, interval: 3600 }).expect(200);

@@ -5,6 +5,8 @@ import { rollupSlices, type StatsRange } from './log-stats-range';
 
 export interface StatsFilter {
   projectId: string;
+  /** Default `live`. */
+  environment?: 'live' | 'preview';
   /** Any of these paths (an endpoint is reachable as /x and /api/x). */
   paths?: string[];
   status?: StatusRange;
@@ -50,7 +52,8 @@ export class LogStatsRepository {
       (slice) => Prisma.sql`
         SELECT floor(extract(epoch FROM bucket) / ${range.intervalS})::int AS slot, count, errors, latency_histogram
           FROM request_log_rollups
-         WHERE project_id = ${filter.projectId}::uuid AND span_s = ${slice.spanS} AND ${Prisma.join(grouping, ' AND ')}
+         WHERE project_id = ${filter.projectId}::uuid AND span_s = ${slice.spanS} AND environment = ${filter.environment ?? 'live'}
+           AND ${Prisma.join(grouping, ' AND ')}
            AND bucket >= ${new Date(slice.fromMs)} AND bucket < ${new Date(slice.toMs)}`,
     );
     return this.prisma.$queryRaw<RollupSlotRow[]>(Prisma.join(slices, ' UNION ALL '));
@@ -64,6 +67,7 @@ export class LogStatsRepository {
   fromRows(filter: StatsFilter, range: StatsRange): Promise<ExactSlotRow[]> {
     const conditions = [
       Prisma.sql`project_id = ${filter.projectId}::uuid`,
+      Prisma.sql`environment = ${filter.environment ?? 'live'}`,
       Prisma.sql`path = ANY(${filter.paths ?? []}::text[])`,
       Prisma.sql`time >= ${new Date(range.fromMs)}`,
       Prisma.sql`time < ${new Date(range.toMs)}`,

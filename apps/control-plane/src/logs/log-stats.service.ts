@@ -37,7 +37,7 @@ export class LogStatsService {
     await this.projects.requireOwned(accountId, projectId);
     const range = statsRange(query, this.clock.now().getTime());
     if ('path' in range) throw invalidRequest('The request is not valid', [range]);
-    const filter = { projectId, status: query.status, method: query.method, paths: query.endpoint === undefined ? undefined : pathsFor(query.endpoint) };
+    const filter = { projectId, environment: query.environment, status: query.status, method: query.method, paths: query.endpoint === undefined ? undefined : pathsFor(query.endpoint) };
     const { totals, slots } = filter.paths ? this.exact(await this.repository.fromRows(filter, range)) : this.fromRollups(await this.repository.fromRollups(filter, range));
     const width = range.intervalS * 1000;
     const first = Math.floor(range.fromMs / width);

@@ -75,7 +75,27 @@ describe('logs API (real PostgreSQL)', () => {
       duration_ms: newest.duration_ms,
       key_id: newest.key_id,
       code: newest.code,
+      environment: 'live',
     });
+  });
+
+  it("lists the preview address's entries only under environment=preview, and live ones by default", async () => {
+    const preview = [randomUUID(), randomUUID()];
+    await t.prisma.$executeRaw`
+      INSERT INTO request_logs (id, time, project_id, path, method, status, duration_ms, environment)
+      VALUES (${preview[0]}::uuid, ${timeOf(2)}, ${projectId}::uuid, '/orders', 'GET', 200, 1, 'preview'),
+             (${preview[1]}::uuid, ${timeOf(3)}, ${projectId}::uuid, '/orders', 'GET', 500, 1, 'preview')`;
+    try {
+      const live = await t.http().get(base).query({ limit: 200 }).set(owner.auth).expect(200);
+      expect(ids(live.body.items)).toEqual(ids(newestFirst(rows)));
+      const explicit = await t.http().get(base).query({ limit: 200, environment: 'live' }).set(owner.auth).expect(200);
+      expect(ids(explicit.body.items)).toEqual(ids(newestFirst(rows)));
+      const previewed = await t.http().get(base).query({ environment: 'preview' }).set(owner.auth).expect(200);
+      expect(ids(previewed.body.items)).toEqual(preview);
+      expect(previewed.body.items[0].environment).toBe('preview');
+    } finally {
+      await t.prisma.$executeRaw`DELETE FROM request_logs WHERE id = ANY(${preview}::uuid[])`;
+    }
   });
 
   it('pages forward with next_cursor and back with prev_cursor over the same pages', async () => {
@@ -138,6 +158,7 @@ describe('logs API (real PostgreSQL)', () => {
     [{ method: 'G E T' }, 'method'],
     [{ from: 'yesterday' }, 'from'],
     [{ cursor: 'garbage' }, 'cursor'],
+    [{ environment: 'staging' }, 'environment'],
   ])('refuses %j with 400 naming %s', async (query, path) => {
     const response = await t.http().get(base).query(query).set(owner.auth).expect(400);
     expect(response.body).toMatchObject({ success: false, code: 'invalid_request', details: [{ path, message: expect.any(String) }] });

@@ -4,6 +4,8 @@ import type { StatusRange } from './dto/logs.dto';
 
 export interface LogFilter {
   projectId: string;
+  /** Default `live`. */
+  environment?: 'live' | 'preview';
   /** Any of these paths (an endpoint is reachable as /x and /api/x). */
   paths?: string[];
   status?: StatusRange;
@@ -21,6 +23,7 @@ export interface LogRow {
   code: string | null;
   duration_ms: number;
   key_id: string | null;
+  environment: 'live' | 'preview';
 }
 
 export interface LogDetailRow extends LogRow {
@@ -53,8 +56,9 @@ interface Window {
  * prefers to collect and sort every match. So a page is read in growing time windows from the
  * anchor (the cursor, `to`, or now): 1 h, 1 day, 1 week, 31 days, the rest, stopping as soon
  * as the page is full. Each window prunes to its few partitions and is served by the
- * (project_id[, path|status|method], time DESC, id DESC) indexes; windows are disjoint and
- * visited in order, so the concatenation is in order.
+ * primary key (project_id, time, id) read backwards (a method filter along it), or the
+ * (project_id, path|status, time DESC, id DESC) indexes; windows are disjoint and visited in
+ * order, so the concatenation is in order.
  */
 @Injectable()
 export class LogsRepository {
@@ -75,7 +79,7 @@ export class LogsRepository {
    */
   async findOne(projectId: string, id: string, time?: Date, now = new Date()): Promise<LogDetailRow | null> {
     const select = (window: Prisma.Sql) => this.prisma.$queryRaw<LogDetailRow[]>(Prisma.sql`
-      SELECT r.id, r.time, r.path, r.method, r.status, r.code, r.duration_ms, r.key_id, r.endpoint_id,
+      SELECT r.id, r.time, r.path, r.method, r.status, r.code, r.duration_ms, r.key_id, r.environment, r.endpoint_id,
              r.query, r.message, r.error_node_id, k.name AS key_name
         FROM request_logs r LEFT JOIN api_keys k ON k.id = r.key_id AND k.project_id = r.project_id
        WHERE r.project_id = ${projectId}::uuid AND r.id = ${id}::uuid AND ${window}
@@ -120,7 +124,7 @@ export class LogsRepository {
   }
 
   private query(filter: LogFilter, order: 'older' | 'newer', limit: number, after: LogPosition | undefined, window: Window): Promise<LogRow[]> {
-    const conditions = [Prisma.sql`project_id = ${filter.projectId}::uuid`];
+    const conditions = [Prisma.sql`project_id = ${filter.projectId}::uuid`, Prisma.sql`environment = ${filter.environment ?? 'live'}`];
     const { status } = filter;
     // One code keeps the (project_id, status, time) index's order; a class is a range of codes.
     if (status !== undefined)
@@ -138,7 +142,7 @@ export class LogsRepository {
       );
     const direction = order === 'older' ? Prisma.sql`DESC` : Prisma.sql`ASC`;
     const select = (extra: Prisma.Sql) => Prisma.sql`
-      SELECT id, time, path, method, status, code, duration_ms, key_id FROM request_logs
+      SELECT id, time, path, method, status, code, duration_ms, key_id, environment FROM request_logs
       WHERE ${Prisma.join([...conditions, extra], ' AND ')}
       ORDER BY time ${direction}, id ${direction} LIMIT ${limit}`;
 

@@ -22,6 +22,7 @@ const toEntry = (row: LogRow): LogEntry => ({
   duration_ms: row.duration_ms,
   key_id: row.key_id,
   code: row.code,
+  environment: row.environment,
 });
 
 @Injectable()
@@ -39,6 +40,7 @@ export class LogsService {
     const limit = query.limit ?? DEFAULT_LOG_LIMIT;
     const filter: LogFilter = {
       projectId,
+      environment: query.environment,
       paths: query.endpoint === undefined ? undefined : pathsFor(query.endpoint),
       status: query.status,
       method: query.method,

@@ -1,3 +1,4 @@
+import type { DataColumn } from '@flowgate/contracts';
 import { describeApi, type CompiledFlow, type OpenApiDocument } from '@flowgate/flow-engine';
 import type { ProjectServingState } from './published-project.builder';
 
@@ -21,5 +22,6 @@ export function buildApiDescription(state: ProjectServingState, baseUrl: string)
       },
       compiled: route.compiled as CompiledFlow,
     })),
+    tables: state.tables.map((table) => ({ name: table.name, columns: table.columns as DataColumn[] })),
   });
 }

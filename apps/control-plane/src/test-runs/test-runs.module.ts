@@ -1,17 +1,19 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
+import { DataTablesModule } from '../data-tables/data-tables.module';
 import { EndpointsModule } from '../endpoints/endpoints.module';
 import { IntegrationsModule } from '../integrations/integrations.module';
 import { ProjectsModule } from '../projects/projects.module';
-import { TestRunPorts } from './test-run-ports';
+import { SecretsModule } from '../secrets/secrets.module';
+import { TestRunSandbox } from './sandbox/test-run-sandbox';
 import { TestRunThrottle } from './test-run-throttle';
 import { TestRunsController } from './test-runs.controller';
 import { TestRunsService } from './test-runs.service';
 
 /** Workshop test runs: `POST /v1/projects/:id/endpoints/:eid/test-runs`. */
 @Module({
-  imports: [AuthModule, ProjectsModule, IntegrationsModule, EndpointsModule],
+  imports: [AuthModule, ProjectsModule, IntegrationsModule, SecretsModule, EndpointsModule, DataTablesModule],
   controllers: [TestRunsController],
-  providers: [TestRunsService, TestRunPorts, TestRunThrottle],
+  providers: [TestRunsService, TestRunSandbox, TestRunThrottle],
 })
 export class TestRunsModule {}

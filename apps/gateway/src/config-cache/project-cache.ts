@@ -2,6 +2,7 @@ import {
   CHANGES_CHANNEL,
   CONFIG_SEQ_KEY,
   EPOCH_KEY,
+  freshnessKey,
   projectDeletedKey,
   projectKey,
   subdomainKey,
@@ -20,6 +21,11 @@ export interface ProjectCacheOptions {
   pollMs: number;
   build(published: PublishedProject, previous: LoadedProject | null): LoadedProject;
   onLookup?(cache: 'subdomain' | 'project', hit: boolean): void;
+  /**
+   * The project's API description may have changed without a new publication (a rename; null:
+   * any project's, after a missed message); or the project is gone.
+   */
+  onDescriptionChanged?(projectId: string | null): void;
 }
 
 interface ProjectSlot {
@@ -123,9 +129,24 @@ export class ProjectCache {
     return null;
   }
 
+  /**
+   * The newest copy of `project`, for a request that must not run on a stale one (a flow that
+   * reads secrets, any preview request): one GET of the project's revision, and a re-read when
+   * Redis has a newer document (a secret change or Save whose announcement is still on its way).
+   * null: the project was deleted meanwhile. Rejects when Redis is unreachable.
+   */
+  async fresh(project: LoadedProject): Promise<LoadedProject | null> {
+    const revision = await this.options.redis.get(freshnessKey(project.id));
+    const slot = this.slots.get(project.id);
+    if (revision === null || Number(revision) <= project.revision || slot === undefined) return project;
+    if (slot.project === null || slot.project.revision < Number(revision)) await this.refresh(project.id, slot);
+    return slot.project;
+  }
+
   /** Re-reads every cached project (used after a missed message, a reconnect or a republish). */
   async revalidateAll(): Promise<boolean> {
     this.invalidateSubdomainCaches();
+    this.options.onDescriptionChanged?.(null);
     const results = await Promise.all([...this.slots].map(([projectId, slot]) => this.refresh(projectId, slot)));
     return results.every(Boolean);
   }
@@ -144,7 +165,10 @@ export class ProjectCache {
       void this.revalidateAll();
       return;
     }
-    if ((change.type === 'project' || change.type === 'project_deleted') && typeof change.project_id === 'string') {
+    if (change.type === 'description' && typeof change.project_id === 'string') {
+      this.options.onDescriptionChanged?.(change.project_id);
+    } else if ((change.type === 'project' || change.type === 'project_deleted') && typeof change.project_id === 'string') {
+      if (change.type === 'project_deleted') this.options.onDescriptionChanged?.(change.project_id);
       this.invalidateSubdomainCaches();
       const slot = this.slots.get(change.project_id);
       if (slot) void this.refresh(change.project_id, slot);

@@ -1,4 +1,4 @@
-import { apiKeyRecordKey, openApiKey } from '@flowgate/contracts';
+import { apiKeyRecordKey, openApiKey, PREVIEW_SUFFIX, previewOpenApiKey } from '@flowgate/contracts';
 import type { Logger } from '@flowgate/platform';
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
@@ -19,22 +19,52 @@ export interface OpenApiRedis {
   hmget(key: string, ...fields: string[]): Promise<Array<string | null>>;
 }
 
+/** A project's document as served: read once per publication, its entity tag worked out once. */
+interface HeldDocument {
+  /** The project's configuration it was read for: a publication builds a new one. */
+  project: LoadedProject;
+  /** The project's generation when it was read (a change of the description alone moves it). */
+  generation: number;
+  body: Buffer;
+  etag: string;
+}
+
 /**
- * `GET {base_url}/_openapi.json`: the project's OpenAPI document as the control plane published
- * it. Read from Redis on every request (it is not on the hot path), so the document a client
- * gets after a deploy, undeploy or rollback answered is the new one, on every gateway. Public
- * unless Require Authentication is on; then any valid key of the project, read without the
- * key script, so fetching the description costs no request of the key's limit.
+ * `GET {base_url}/_openapi.json`: the project's OpenAPI document as the control plane built it
+ * at publication. Read from Redis once per publication (the configuration the gateway loaded
+ * for that publication, or a change of the description alone: the project's name) and served
+ * from memory with an `ETag`; `If-None-Match` with it answers 304 without a body. A fetch of a
+ * large document thus costs one write of its bytes (nothing for a client that revalidates),
+ * never a Redis read of them. Public unless Require Authentication is on; then any valid key
+ * of the project, read without the key script, so fetching the description costs no request
+ * of the key's limit. While Redis is away a document already held keeps being served.
  */
 export class OpenApiRoute {
-  /** The last copy read per project: served while Redis is away (public projects only). */
-  private readonly lastRead = new Map<string, string>();
+  private readonly held = new Map<string, HeldDocument>();
+  /** Reads in progress: concurrent first fetches share one. */
+  private readonly reading = new Map<string, Promise<HeldDocument | null>>();
+  /** Per project, bumped when only its description changed (`descriptionChanged`): a read begun before is not kept. */
+  private readonly generations = new Map<string, number>();
   private readonly redisWarning = new Throttle(10_000);
 
   constructor(
     private readonly redis: OpenApiRedis,
     private readonly logger: Logger,
   ) {}
+
+  /**
+   * The control plane rewrote the project's description without a new publication (a rename),
+   * or deleted the project; null: any project's may have changed (a missed message).
+   */
+  descriptionChanged(projectId: string | null): void {
+    if (projectId === null) {
+      for (const id of this.held.keys()) this.descriptionChanged(id);
+      return;
+    }
+    this.held.delete(projectId);
+    this.held.delete(`${projectId}${PREVIEW_SUFFIX}`);
+    this.generations.set(projectId, (this.generations.get(projectId) ?? 0) + 1);
+  }
 
   handle(req: IncomingMessage, res: GatewayResponse, project: LoadedProject): void {
     const method = req.method;
@@ -50,20 +80,52 @@ export class OpenApiRoute {
 
   private async serve(req: IncomingMessage, res: GatewayResponse, project: LoadedProject): Promise<void> {
     if (project.requireAuth && !(await this.keyAccepted(req, res, project.id))) return;
-    let document: string | null;
+    let document: HeldDocument | null;
     try {
-      document = await this.redis.get(openApiKey(project.id));
+      document = await this.documentOf(project, res.preview);
     } catch (error) {
-      document = project.requireAuth ? null : (this.lastRead.get(project.id) ?? null);
+      document = this.held.get(slotOf(project, res.preview)) ?? null;
       if (document === null) return this.unavailable(res, error);
     }
     if (document === null) return this.unavailable(res, null);
-    this.lastRead.set(project.id, document);
     if (res.headersSent || res.writableEnded) return;
-    res.writeHead(200, { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(document), 'cache-control': 'no-cache' });
-    res.end(document);
+    const headers = { etag: document.etag, 'cache-control': 'no-cache' };
+    if (matches(req.headers['if-none-match'], document.etag)) {
+      res.writeHead(304, headers);
+      res.end();
+      return;
+    }
+    res.writeHead(200, { ...headers, 'content-type': JSON_TYPE, 'content-length': document.body.length });
+    res.end(req.method === 'HEAD' ? undefined : document.body);
   }
 
+  /**
+   * The held document when it is still the project's; else one read from Redis (shared by
+   * concurrent fetches). The preview address (its own copy of the project, requireAuth set)
+   * has a document of its own: the drafts it serves.
+   */
+  private documentOf(project: LoadedProject, preview: boolean): Promise<HeldDocument | null> | HeldDocument {
+    const slot = slotOf(project, preview);
+    const generation = this.generations.get(project.id) ?? 0;
+    const held = this.held.get(slot);
+    if (held !== undefined && held.project === project && held.generation === generation) return held;
+    let reading = this.reading.get(slot);
+    if (reading === undefined) {
+      reading = this.read(project, generation, preview).finally(() => this.reading.delete(slot));
+      this.reading.set(slot, reading);
+    }
+    return reading;
+  }
+
+  private async read(project: LoadedProject, generation: number, preview: boolean): Promise<HeldDocument | null> {
+    const text = await this.redis.get(preview ? previewOpenApiKey(project.id) : openApiKey(project.id));
+    if (text === null) return null;
+    const body = Buffer.from(text);
+    const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+    const document: HeldDocument = { project, generation, body, etag };
+    if ((this.generations.get(project.id) ?? 0) === generation) this.held.set(slotOf(project, preview), document);
+    return document;
+  }
   /** Any key of the project (user or admin); answers the refusal itself. */
   private async keyAccepted(req: IncomingMessage, res: GatewayResponse, projectId: string): Promise<boolean> {
     const key = presentedKey(req, res);
@@ -89,3 +151,13 @@ export class OpenApiRoute {
     sendError(res, 'unavailable', 'The API description cannot be read right now; retry shortly', { 'retry-after': '1' });
   }
 }
+
+/** `If-None-Match`: `*`, or a list of tags one of which is ours (weak or not). */
+function matches(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
+
+/** Where a document is held: the project's id, or its id with `--preview` for the preview address's. */
+const slotOf = (project: LoadedProject, preview: boolean): string => (preview ? `${project.id}${PREVIEW_SUFFIX}` : project.id);

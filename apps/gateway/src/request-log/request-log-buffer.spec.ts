@@ -29,6 +29,7 @@ class SwitchableSender implements LogBatchSender {
 const projectId = randomUUID();
 const event = (n: number): RequestLogEvent => ({
   v: 1,
+  environment: 'live',
   id: randomUUID(),
   project_id: projectId,
   endpoint_id: null,

@@ -51,9 +51,9 @@ export class RequestLogBuffer implements RequestLogSink {
   };
 
   constructor(private readonly options: RequestLogBufferOptions) {
-    this.batchSize = options.batchSize ?? 500;
+    this.batchSize = options.batchSize ?? 2000;
     this.batchBytes = options.batchBytes ?? 512 * 1024;
-    this.lingerMs = options.lingerMs ?? 20;
+    this.lingerMs = options.lingerMs ?? 50;
     this.retryMinMs = options.retryMinMs ?? 100;
     this.retryMaxMs = options.retryMaxMs ?? 5000;
   }

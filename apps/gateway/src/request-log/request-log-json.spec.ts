@@ -17,9 +17,10 @@ describe('requestLogEventJson', () => {
     message: null,
     errorNodeId: null,
     arrivalMs: Date.UTC(2026, 0, 2, 3, 4, 5, 678),
+    preview: false,
     ...overrides,
   });
-  const asObject = (f: RequestLogFields): RequestLogEvent => ({
+  const asObject = (f: RequestLogFields): Omit<RequestLogEvent, 'environment'> & { environment?: 'preview' } => ({
     v: 1,
     id: f.id,
     project_id: f.projectId,
@@ -34,17 +35,24 @@ describe('requestLogEventJson', () => {
     message: f.message,
     error_node_id: f.errorNodeId,
     time: new Date(f.arrivalMs).toISOString(),
+    ...(f.preview ? { environment: 'preview' as const } : {}),
   });
 
   it.each([
     fields(),
     fields({ endpointId: null, keyId: null, code: 'endpoint_not_found', status: 404 }),
     fields({ path: '/we"ird\\path\n\u2028é', durationMs: 0 }),
+    fields({ preview: true }),
     fields({ status: 400, code: 'bad_input', query: 'name=Ada&q=%22x%22&raw="quoted"', message: 'Name is "required"\n', errorNodeId: 'r1' }),
   ])('writes exactly what JSON.stringify writes, and the event schema accepts it', (f) => {
     const json = requestLogEventJson(f);
     expect(json).toBe(JSON.stringify(asObject(f)));
-    expect(requestLogEventSchema.parse(JSON.parse(json))).toEqual(asObject(f));
+    expect(requestLogEventSchema.parse(JSON.parse(json))).toEqual({ environment: 'live', ...asObject(f) });
+  });
+
+  it('names the preview environment, and leaves it out (read as live) on live requests', () => {
+    expect(requestLogEventSchema.parse(JSON.parse(requestLogEventJson(fields({ preview: true })))).environment).toBe('preview');
+    expect(requestLogEventJson(fields())).not.toContain('environment');
   });
 
   it('cuts an over-long query and message to what the event keeps', () => {

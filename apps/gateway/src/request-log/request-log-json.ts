@@ -18,6 +18,8 @@ export interface RequestLogFields {
   errorNodeId: string | null;
   /** Arrival, ms since the epoch. */
   arrivalMs: number;
+  /** Served on the preview address; live requests leave the field out (it reads as live). */
+  preview: boolean;
 }
 
 const quotedOrNull = (value: string | null): string => (value === null ? 'null' : JSON.stringify(value));
@@ -49,6 +51,6 @@ export function requestLogEventJson(f: RequestLogFields): string {
     `,"path":${JSON.stringify(f.path)},"method":${JSON.stringify(f.method)},"status":${f.status}` +
     `,"code":${quotedOrNull(f.code)},"duration_ms":${f.durationMs},"key_id":${quotedOrNull(f.keyId)}` +
     `,"query":${quotedQuery(f.query)},"message":${quotedMessage(f.message)},"error_node_id":${quotedOrNull(f.errorNodeId)}` +
-    `,"time":"${isoTime(f.arrivalMs)}"}`
+    `,"time":"${isoTime(f.arrivalMs)}"${f.preview ? ',"environment":"preview"' : ''}}`
   );
 }

@@ -33,7 +33,7 @@ export const compiledKit: ConfigKit<'compiled'> = {
   template: () => templateAstSchema,
 };
 
-export type BlockCategory = 'trigger' | 'data' | 'text' | 'logic' | 'integrations' | 'output';
+export type BlockCategory = 'trigger' | 'data' | 'text' | 'logic' | 'tables' | 'integrations' | 'output';
 
 /**
  * How the flow goes on after the block: to its one next block, by its `true`/`false` handle

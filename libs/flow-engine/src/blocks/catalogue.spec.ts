@@ -15,6 +15,11 @@ const DESIGN_BLOCK_TYPES = [
   'condition',
   'respond',
   'return_error',
+  'query_rows',
+  'get_row',
+  'insert_row',
+  'update_rows',
+  'delete_rows',
 ];
 
 const SAMPLE_CONFIGS: Record<string, Record<string, unknown>> = {
@@ -31,6 +36,11 @@ const SAMPLE_CONFIGS: Record<string, Record<string, unknown>> = {
   condition: { left: '{params.n}', operator: 'gt', right: '3' },
   respond: { status: 201, body: { ok: '{local.x}' } },
   return_error: { status: 404, message: 'Not found' },
+  query_rows: { table: 'orders', filter: [{ column: 'total', operator: 'gte', value: '{params.min}' }], sort: { column: 'total', direction: 'desc' }, limit: 10, ref: 'found' },
+  get_row: { table: 'orders', id: '{params.id}', ref: 'order' },
+  insert_row: { table: 'orders', values: { email: '{body.email}', total: 3 }, ref: 'order' },
+  update_rows: { table: 'orders', filter: [{ column: 'id', operator: 'eq', value: '{params.id}' }], values: { paid: true }, ref: 'changed' },
+  delete_rows: { table: 'orders', filter: [{ column: 'paid', operator: 'is_null' }], ref: 'gone' },
 };
 
 describe('block catalogue', () => {
@@ -38,7 +48,7 @@ describe('block catalogue', () => {
     expect(blockCatalogue.map((entry) => entry.type).sort()).toEqual([...DESIGN_BLOCK_TYPES].sort());
     for (const entry of blockCatalogue) {
       expect(entry.label).toMatch(/^[A-Z]/);
-      expect(entry.category).toMatch(/^(trigger|data|text|logic|integrations|output)$/);
+      expect(entry.category).toMatch(/^(trigger|data|text|logic|tables|integrations|output)$/);
       expect(entry.description.length).toBeGreaterThan(10);
     }
   });

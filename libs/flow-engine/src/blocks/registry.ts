@@ -2,16 +2,21 @@ import type { z } from 'zod';
 import { compileKit, compiledKit, sourceKit, type BlockDefinition } from './block-definition';
 import { conditionBlock } from './condition/condition.block';
 import { decodeTextBlock } from './decode_text/decode-text.block';
+import { deleteRowsBlock } from './delete_rows/delete-rows.block';
 import { encodeTextBlock } from './encode_text/encode-text.block';
 import { generateTextBlock } from './generate_text/generate-text.block';
+import { getRowBlock } from './get_row/get-row.block';
 import { httpRequestBlock } from './http_request/http-request.block';
+import { insertRowBlock } from './insert_row/insert-row.block';
 import { manipulateImageBlock } from './manipulate_image/manipulate-image.block';
 import { manipulateTextBlock } from './manipulate_text/manipulate-text.block';
 import { matchRegexBlock } from './match_regex/match-regex.block';
+import { queryRowsBlock } from './query_rows/query-rows.block';
 import { respondBlock } from './respond/respond.block';
 import { returnErrorBlock } from './return_error/return-error.block';
 import { sendEmailBlock } from './send_email/send-email.block';
 import { setVariableBlock } from './set_variable/set-variable.block';
+import { updateRowsBlock } from './update_rows/update-rows.block';
 import { startBlock } from './start/start.block';
 
 /** A block definition with its three config schemas built once. */
@@ -34,6 +39,11 @@ const DEFINITIONS: ReadonlyArray<BlockDefinition<never>> = [
   manipulateTextBlock,
   matchRegexBlock,
   conditionBlock,
+  queryRowsBlock,
+  getRowBlock,
+  insertRowBlock,
+  updateRowsBlock,
+  deleteRowsBlock,
   httpRequestBlock,
   manipulateImageBlock,
   generateTextBlock,

@@ -176,6 +176,21 @@ describe('flow validation', () => {
     expect(unclosed[0].message).toContain('missing closing ]');
   });
 
+  it('refuses a short pattern whose compiled program is over the cap, naming the block and the field', () => {
+    const found = diagnostics(linearFlow([{ type: 'match_regex', config: { input: 'a', pattern: '((.)|b){0,1000}z', flags: 's', ref: 'm' } }, respond]));
+    expect(found).toEqual([
+      {
+        severity: 'error',
+        code: 'regex_too_large',
+        node_id: 'n1',
+        field: 'pattern',
+        message:
+          'Match Regex (n1): Pattern is too large to run: it compiles to 8,003 instructions; the limit is 3,000 (counted repetitions such as {0,1000} multiply the size of what they repeat)',
+      },
+    ]);
+    expect(diagnostics(linearFlow([{ type: 'match_regex', config: { input: 'a', pattern: '.{0,1000}', ref: 'm' } }, respond]))).toEqual([]);
+  });
+
   it('accepts JavaScript-style named groups', () => {
     expect(diagnostics(linearFlow([{ type: 'match_regex', config: { input: 'a', pattern: '(?<year>\\d{4})-(?<month>\\d{2})', ref: 'm' } }, respond]))).toEqual([]);
   });

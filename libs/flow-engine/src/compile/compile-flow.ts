@@ -139,6 +139,7 @@ function checkBlocks(
   }
   const paramKeys = new Set(endpoint.query_params.map((param) => param.key));
   const hasBody = endpoint.method !== 'GET' && endpoint.method !== 'DELETE';
+  const secretNames = context.secret_names === undefined ? undefined : new Set(context.secret_names);
 
   for (const { node, label, registered, config } of entries.values()) {
     if (registered === null || config === null) continue;
@@ -147,7 +148,7 @@ function checkBlocks(
     // An unreachable block is already an error; its references have no "before" to check against.
     if (!graph.reachable.has(node.id)) continue;
     const ancestors = graph.ancestorsOf(node.id);
-    const scope = { paramKeys, hasBody, allWritten: written, writtenBefore: written.filter((name) => ancestors.has(name.nodeId)) };
+    const scope = { paramKeys, hasBody, secretNames, allWritten: written, writtenBefore: written.filter((name) => ancestors.has(name.nodeId)) };
     for (const { field, ast } of templateFields(config)) {
       for (const ref of referencesOf(ast)) checkReference(ref, field, scope, diagnostics);
     }

@@ -16,6 +16,8 @@ export interface ReferenceScope {
   allWritten: readonly WrittenName[];
   /** Names written by blocks that run before the one being checked. */
   writtenBefore: readonly WrittenName[];
+  /** The project's secret names; undefined when the caller does not know them (no check). */
+  secretNames?: ReadonlySet<string>;
 }
 
 const SCALAR_NAMES = {
@@ -27,7 +29,8 @@ const SCALAR_NAMES = {
   uuid: 'uuid',
 } as const;
 
-const ROOTS_HINT = 'references start with params., local., result., body., request., a Send External Request block name, current_time, current_date or uuid';
+const ROOTS_HINT =
+  'references start with params., local., result., body., request., secrets., a Send External Request block name, current_time, current_date or uuid';
 
 /** Reports references that can never hold a value where they are used. */
 export function checkReference(ref: Reference, field: string, scope: ReferenceScope, diagnostics: BlockDiagnostics): void {
@@ -53,6 +56,11 @@ export function checkReference(ref: Reference, field: string, scope: ReferenceSc
       if (!scope.hasBody) diagnostics.warning('body_unavailable', field, `${written} is always null: GET and DELETE requests have no body.`);
       return;
     case 'headers':
+      return;
+    case 'secret':
+      if (scope.secretNames !== undefined && !scope.secretNames.has(ref.name ?? '')) {
+        diagnostics.error('unknown_secret', field, `${written}: the project has no secret named "${ref.name}"; add it in Settings → Secrets.`);
+      } else scalar('a secret');
       return;
     case 'header':
     case 'method':

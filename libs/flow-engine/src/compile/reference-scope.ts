@@ -26,10 +26,14 @@ const ALWAYS: readonly ReferenceSuggestion[] = [
 /**
  * The references that deploy accepts in a template of block `nodeId`: the same facts the
  * reference check uses (configured query parameters, a body only for POST/PUT/PATCH, names
- * written by the blocks that run before this one). Only references that produce no
+ * written by the blocks that run before this one, the project's secrets). Only references that produce no
  * diagnostic at all are offered, so the editor never suggests one that deploy rejects or warns about.
  */
-export function referencesAt({ flow, settings }: Pick<CompileInput, 'flow' | 'settings'>, nodeId: string): ReferenceSuggestion[] {
+export function referencesAt(
+  { flow, settings }: Pick<CompileInput, 'flow' | 'settings'>,
+  nodeId: string,
+  secretNames: readonly string[] = [],
+): ReferenceSuggestion[] {
   const parsedSettings = endpointSettingsSchema.safeParse(settings);
   const raw = parsedSettings.success ? parsedSettings.data : (settings ?? {});
   const method = typeof raw.method === 'string' ? raw.method : 'GET';
@@ -43,6 +47,7 @@ export function referencesAt({ flow, settings }: Pick<CompileInput, 'flow' | 'se
     suggestions.push({ reference: 'body', detail: 'request body (JSON)' }, { reference: 'request.body', detail: 'request body (JSON)' });
   }
   suggestions.push(...ALWAYS);
+  suggestions.push(...secretNames.map((name) => ({ reference: `secrets.${name}`, detail: 'secret of the project (value never shown)' })));
   suggestions.push(...writtenBefore(flow, nodeId));
   return dedupe(suggestions);
 }

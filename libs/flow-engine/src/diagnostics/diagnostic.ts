@@ -1,3 +1,4 @@
+import type { DataTableShape } from '@flowgate/contracts';
 /** One finding of validation. Errors block Deploy; warnings are shown and Deploy proceeds. */
 export interface Diagnostic {
   severity: 'error' | 'warning';
@@ -15,6 +16,10 @@ export interface Diagnostic {
 export interface CompileContext {
   /** Domains verified with the project's email integration; enables the From check at Deploy. */
   email_verified_domains?: string[];
+  /** Names of the project's secrets; enables the `unknown_secret` check of `{secrets.NAME}`. */
+  secret_names?: string[];
+  /** The project's data tables; enables the `unknown_table` / `unknown_column` / operator checks of the table blocks. */
+  tables?: DataTableShape[];
 }
 
 /** Collects diagnostics for one block, prefixing messages with the block's label and id. */

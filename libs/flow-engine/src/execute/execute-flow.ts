@@ -1,7 +1,7 @@
-import type { FlowPorts } from '../ports';
+import { DataPortError, type FlowPorts } from '../ports';
 import { FairScheduler, type FlowScheduler } from '../runtime/fair-scheduler';
 import { DEFAULT_FLOW_LIMITS } from '../runtime/flow-limits';
-import { BlockFailure, RunInterrupted, ValueTooLarge } from '../runtime/run-errors';
+import { BlockFailure, RunInterrupted, RunMemoryExceeded, ValueTooLarge } from '../runtime/run-errors';
 import type { ExecuteOptions, FlowRequest, FlowResult } from '../runtime/flow-io';
 import { FIRST_SLICE_MS, type FlowRun } from '../runtime/flow-run';
 import type { FlowTracer } from '../runtime/flow-tracer';
@@ -31,27 +31,39 @@ export function executeFlow(flow: PreparedFlow, request: FlowRequest, ports: Flo
  */
 export function runFlow(flow: PreparedFlow, request: FlowRequest, ports: FlowPorts, options: ExecuteOptions = {}): FlowResult | Promise<FlowResult> {
   let step: Step | null = null;
+  let run: FlowRun | null = null;
   const tracer = options.tracer ?? null;
   try {
     if (options.signal?.aborted) return interrupted(new RunInterrupted('cancelled'), null);
-    const run = flow.startRun(request, ports, {
+    run = flow.startRun(request, ports, {
       limits: options.limits ?? DEFAULT_FLOW_LIMITS,
       scheduler: options.scheduler ?? defaultScheduler(),
       deadlineAt: deadlineAt(options.deadlineMs),
       signal: options.signal,
+      memory: options.memory,
     });
     step = flow.entry;
     while (step !== null) {
       if (tracer !== null) tracer.blockStarted(step);
       const outcome = step.execute(run);
-      if (outcome instanceof Promise) return continueAsync(run, step, outcome, tracer);
+      if (outcome instanceof Promise) {
+        const going = run;
+        run = null; // continueAsync ends it
+        return continueAsync(going, step, outcome, tracer);
+      }
       if (tracer !== null) traceEnd(tracer, run, step, outcome);
       step = advance(step, outcome);
-      if (step !== null && run.clockDue() && run.sliceUsedUp()) return continueAsync(run, step, null, tracer);
+      if (step !== null && run.clockDue() && run.sliceUsedUp()) {
+        const going = run;
+        run = null;
+        return continueAsync(going, step, null, tracer);
+      }
     }
     return run.result ?? emptyResponse();
   } catch (error) {
     return failed(error, step, tracer);
+  } finally {
+    run?.dispose();
   }
 }
 
@@ -125,6 +137,9 @@ function deadlineAt(deadlineMs: number | undefined): number {
   return deadlineMs > ABSOLUTE_DEADLINE_THRESHOLD ? deadlineMs : Date.now() + Math.max(0, deadlineMs);
 }
 
+/** Refusals of the table blocks' port that the caller can act on; an unknown table or column stays a flow error. */
+const DATA_ERROR_STATUS = { invalid_value: 422, unique_violation: 409, data_limit_reached: 507 } as const;
+
 /** A flow that ends without Respond answers 200 `{}`. */
 const emptyResponse = (): FlowResult => ({ type: 'response', status: 200, body: {} });
 
@@ -133,8 +148,13 @@ function failure(error: unknown, step: Step | null): FlowResult {
   const where = step === null ? 'The flow' : `${step.label} (${step.id})`;
   const node_id = step?.id ?? null;
   if (error instanceof ValueTooLarge) return { type: 'error', status: 422, code: 'value_too_large', message: `${where}: ${error.message}`, node_id };
+  if (error instanceof RunMemoryExceeded) return { type: 'error', status: 422, code: 'run_memory_exceeded', message: `${where}: ${error.message}`, node_id };
+  if (error instanceof DataPortError && error.code in DATA_ERROR_STATUS) {
+    const code = error.code as keyof typeof DATA_ERROR_STATUS;
+    return { type: 'error', status: DATA_ERROR_STATUS[code], code, message: `${where}: ${error.message}`, node_id };
+  }
   const message =
-    error instanceof BlockFailure
+    error instanceof BlockFailure || error instanceof DataPortError
       ? `${where}: ${error.message}`
       : `${where}: failed unexpectedly${error instanceof Error && error.message ? ` (${error.message})` : ''}`;
   return { type: 'error', status: 500, code: 'flow_error', message, node_id };
@@ -149,5 +169,7 @@ function interrupted(error: RunInterrupted, step: Step | null): FlowResult {
       return { type: 'error', status: 504, code: 'flow_cpu_exceeded', message: 'The flow used more processing time than a request may use.', node_id };
     case 'cancelled':
       return { type: 'error', status: 503, code: 'unavailable', message: 'The request was cancelled before the flow finished.', node_id };
+    case 'memory':
+      return { type: 'error', status: 503, code: 'unavailable', message: 'The server running the flow is short of memory; retry shortly.', node_id };
   }
 }

@@ -93,6 +93,66 @@ describe('flow limits: values', () => {
   });
 });
 
+describe('flow limits: memory a run keeps (FLOW_MAX_RUN_BYTES)', () => {
+  /** The issue's reproduction: 16 characters doubled 16 times (1 Mi characters), then case changes each kept under its own name. */
+  const keepingFlow = (changes: number) =>
+    respondingFlow(
+      [
+        setVar('seed', '{body.s}'),
+        ...Array.from({ length: 16 }, (_, index) => setVar(`double${index + 1}`, '{local.v}{local.v}')),
+        ...Array.from({ length: changes }, (_, index) => ({
+          id: `case${index + 1}`,
+          type: 'manipulate_text',
+          config: { input: '{local.v}', operation: index % 2 === 0 ? 'uppercase' : 'lowercase', ref: `r${index + 1}` },
+        })),
+      ],
+      { done: true },
+    );
+  const seed = () => request({ body: { s: 'abcdefghijklmnop' } });
+
+  it('stops the run at the block whose value would pass the budget (422 run_memory_exceeded naming it)', async () => {
+    const result = await runFlow(keepingFlow(470), { request: seed() });
+    // 2 MiB per kept text (2 bytes per character): the seed's 1 Mi characters and 15 case changes fill 32 MiB.
+    expect(result).toEqual({
+      type: 'error',
+      status: 422,
+      code: 'run_memory_exceeded',
+      message: 'Manipulate Text (case16): the values this run keeps would take at least 35,651,584 bytes; the limit (FLOW_MAX_RUN_BYTES) is 33,554,432',
+      node_id: 'case16',
+    });
+  });
+
+  it('counts a value replaced under the same name once', async () => {
+    const result = await runFlow(doublingFlow, { request: request({ body: { s: 'x'.repeat(16) } }), options: { limits: limits({ maxValueChars: 1 << 21, maxRunBytes: 5 * 1024 * 1024, cpuBudgetMs: 60_000 }) } });
+    // Every doubling and case change replaces `v`: only the last one counts (2 Mi characters, 4 MiB).
+    expect(result).toMatchObject({ code: 'value_too_large', node_id: 'double18' });
+  });
+
+  it('tells the memory account what the run holds, and gives it all back when the run ends', async () => {
+    let held = 0;
+    let highest = 0;
+    const memory = { add: (bytes: number) => ((held += bytes), (highest = Math.max(highest, held)), true) };
+    await expect(runFlow(keepingFlow(3), { request: seed(), options: { memory } })).resolves.toEqual({ type: 'response', status: 200, body: { done: true } });
+    expect(highest).toBe(4 * 2 * 1024 * 1024);
+    expect(held).toBe(0);
+    await expect(runFlow(keepingFlow(470), { request: seed(), options: { memory } })).resolves.toMatchObject({ code: 'run_memory_exceeded' });
+    expect(held).toBe(0);
+  });
+
+  it('stops the run with 503 unavailable when the account refuses more memory, and gives back what it held', async () => {
+    let held = 0;
+    const memory = { add: (bytes: number) => (held + bytes > 5 * 1024 * 1024 ? false : ((held += bytes), true)) };
+    await expect(runFlow(keepingFlow(3), { request: seed(), options: { memory } })).resolves.toEqual({
+      type: 'error',
+      status: 503,
+      code: 'unavailable',
+      message: 'The server running the flow is short of memory; retry shortly.',
+      node_id: 'case2',
+    });
+    expect(held).toBe(0);
+  });
+});
+
 describe('flow limits: regex work off the event loop', () => {
   const flow = respondingFlow([{ id: 'match', type: 'match_regex', config: { input: '{body.t}', pattern: '{body.p}', ref: 'm' } }], { m: '{result.m.matches}' });
 
@@ -108,6 +168,27 @@ describe('flow limits: regex work off the event loop', () => {
     expect(tasks).toEqual([{ pattern: 'b+', flags: '', input: long, maxResultChars: DEFAULT_FLOW_LIMITS.maxValueChars }]);
     await expect(runFlow(flow, { ports: { regex: port }, request: request({ body: { p: 'b+', t: 'abba' } }) })).resolves.toEqual({ type: 'response', status: 200, body: { m: ['bb'] } });
     expect(tasks).toHaveLength(1);
+  });
+
+  it('hands a short pattern whose compiled program is large to the port, though pattern × text is small', async () => {
+    const { port, tasks } = recordingPort();
+    // 16 characters × 4,095 characters is under the old cut-off; the program has 2,403 instructions.
+    const input = `${'a'.repeat(4094)}z`;
+    const result = await runFlow(flow, { ports: { regex: port }, request: request({ body: { p: '((.)|b){0,300}z', t: input } }) });
+    expect(result).toEqual({ type: 'response', status: 200, body: { m: [`${'a'.repeat(300)}z`] } });
+    expect(tasks.map((task) => task.pattern)).toEqual(['((.)|b){0,300}z']);
+  });
+
+  it('refuses at run time a pattern whose compiled program is over the cap, on either thread (500 flow_error)', async () => {
+    const { port } = recordingPort();
+    for (const ports of [{}, { regex: port }]) {
+      await expect(runFlow(flow, { ports, request: request({ body: { p: '((.)|b){0,1000}z', t: 'aaz' } }) })).resolves.toMatchObject({
+        status: 500,
+        code: 'flow_error',
+        node_id: 'match',
+        message: 'Match Regex (match): the pattern is too large to run: it compiles to 8,003 instructions; the limit is 3,000 (counted repetitions such as {0,1000} multiply the size of what they repeat)',
+      });
+    }
   });
 
   it('reports what the port refused as the flow error it would have been inline', async () => {

@@ -287,4 +287,24 @@ describe('describeApi', () => {
     expect(doc.paths).toEqual({});
     expect(doc.info).toMatchObject({ title: 'Shop', version: '3' });
   });
+  it('types the rows of the table blocks from the columns of their table', async () => {
+    const tables = [{ name: 'orders', columns: [{ name: 'email', type: 'text' as const, required: true }, { name: 'total', type: 'number' as const }] }];
+    const endpoint = settings({ method: 'GET', path: '/orders' });
+    const flow = linearFlow([
+      { type: 'query_rows', config: { table: 'orders', ref: 'found' } },
+      { type: 'respond', config: { body: { orders: '{result.found.rows}', count: '{result.found.count}', first: '{result.found.rows.0.total}' } } },
+    ]);
+    const doc = describeApi({ title: 'Shop', version: '1', baseUrl: BASE_URL, requireAuth: false, endpoints: [{ settings: endpoint, compiled: compiled(flow, endpoint) }], tables });
+    const body = responseSchema(operation(doc, '/orders', 'get'), 200);
+    expect(body.properties.orders.items.properties).toEqual({
+      id: { type: 'string', format: 'uuid' },
+      created_at: { type: 'string', format: 'date-time' },
+      updated_at: { type: 'string', format: 'date-time' },
+      email: { type: 'string' },
+      total: { type: ['number', 'null'] },
+    });
+    expect(body.properties.count).toEqual({ type: 'integer', minimum: 0 });
+    expect(body.properties.first).toEqual({ type: ['number', 'null'] });
+    await expectValid(doc);
+  });
 });

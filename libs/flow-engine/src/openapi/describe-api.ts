@@ -1,3 +1,4 @@
+import type { DataTableShape } from '@flowgate/contracts';
 import type { EndpointSettings } from '../schema/endpoint-settings.schema';
 import { describeEndpoint, SECURITY_SCHEME, type DescribedEndpoint } from './describe-endpoint';
 import { OperationIds } from './operation-id';
@@ -14,6 +15,8 @@ export interface ApiDescriptionInput {
   requireAuth: boolean;
   /** The live endpoints. */
   endpoints: DescribedEndpoint[];
+  /** The project's data tables: the rows the table blocks give are typed from their columns. */
+  tables?: readonly DataTableShape[];
 }
 
 export type OpenApiDocument = Record<string, unknown> & { openapi: string; paths: Record<string, Record<string, unknown>> };
@@ -31,7 +34,7 @@ export function describeApi(input: ApiDescriptionInput): OpenApiDocument {
   for (const endpoint of ordered) {
     const { method, path, name } = endpoint.settings;
     const operationId = ids.take(name, `${method} ${path}`);
-    (paths[path] ??= {})[method.toLowerCase()] = describeEndpoint(endpoint, { requireAuth: input.requireAuth, operationId });
+    (paths[path] ??= {})[method.toLowerCase()] = describeEndpoint(endpoint, { requireAuth: input.requireAuth, operationId, tables: input.tables });
   }
   return {
     openapi: OPENAPI_VERSION,

@@ -1,3 +1,4 @@
+import type { DataTableShape } from '@flowgate/contracts';
 import { blockRegistry } from '../blocks/registry';
 import type { CompiledFlow } from '../compile/compiled-flow';
 import type { EndpointSettings } from '../schema/endpoint-settings.schema';
@@ -30,12 +31,15 @@ export function keyNeeded(auth: EndpointSettings['auth'], requireAuth: boolean):
  * The OpenAPI operation of one live endpoint, inferred from its settings and compiled flow.
  * Pure: the control plane builds it at publication and the tests check it against the gateway.
  */
-export function describeEndpoint(endpoint: DescribedEndpoint, options: { requireAuth: boolean; operationId: string }): OperationObject {
+export function describeEndpoint(
+  endpoint: DescribedEndpoint,
+  options: { requireAuth: boolean; operationId: string; tables?: readonly DataTableShape[] },
+): OperationObject {
   const { settings, compiled } = endpoint;
   const key = keyNeeded(settings.auth, options.requireAuth);
   const defaults = new Map(settings.query_params.map((param) => [param.key, param.default ?? null]));
   const outcomes: Outcomes = new Map();
-  flowOutcomes(compiled, new FlowTypes(compiled, defaults), outcomes);
+  flowOutcomes(compiled, new FlowTypes(compiled, defaults, options.tables ?? []), outcomes);
 
   const operation: OperationObject = {
     operationId: options.operationId,

@@ -1,3 +1,4 @@
+import type { DataTableShape } from '@flowgate/contracts';
 import type { CompiledBlock, CompiledFlow } from '../compile/compiled-flow';
 import { blockRegistry } from '../blocks/registry';
 import type { Reference, TemplateAst } from '../template/template-ast';
@@ -24,6 +25,7 @@ export class FlowTypes {
   constructor(
     private readonly flow: CompiledFlow,
     private readonly paramDefaults: ReadonlyMap<string, string | null>,
+    private readonly tables: readonly DataTableShape[] = [],
   ) {
     flow.blocks.forEach((block, index) => {
       const outputs = blockRegistry.get(block.type)?.definition.outputs?.(block.config) ?? [];
@@ -63,6 +65,7 @@ export class FlowTypes {
         return schemaAtPath({ type: 'object', additionalProperties: STRING }, ref.path);
       case 'method':
       case 'path':
+      case 'secret':
         return STRING;
       case 'current_time':
         return { type: 'string', format: 'date-time' };
@@ -86,7 +89,7 @@ export class FlowTypes {
     if (writers.length === 0) return ANY;
     return oneOfSchemas(
       writers.map(({ block, index: at }) => {
-        const shape = outputShape(block.type, block.config);
+        const shape = outputShape(block.type, block.config, this.tables);
         const schema = 'schema' in shape ? shape.schema : this.valueAt(shape.template, at, depth + 1);
         return schemaAtPath(schema, ref.path);
       }),

@@ -40,4 +40,16 @@ export interface ExecuteOptions {
   scheduler?: FlowScheduler;
   /** Told what every block did (test runs); absent on live requests. */
   tracer?: FlowTracer;
+  /** Told how many bytes of values the run keeps as they change (see `MemoryAccount`). */
+  memory?: MemoryAccount;
+}
+
+/**
+ * The memory the runs of one project hold, as `FlowRun.keep` counts it: `add` is called with
+ * the change each time a value is kept, and with minus the whole when the run ends. A server
+ * uses it to tell which projects hold the most when its heap runs high. `add` returns false to
+ * refuse growth (nothing is added): the run then stops with 503 `unavailable`.
+ */
+export interface MemoryAccount {
+  add(bytes: number): boolean;
 }

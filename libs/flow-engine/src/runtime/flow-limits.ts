@@ -18,6 +18,11 @@ export interface FlowLimits {
   cpuBudgetMs: number;
   /** Longest slice a run holds the event loop before it lets other requests go first. */
   sliceMs: number;
+  /**
+   * Memory the values one run keeps may take in all (FLOW_MAX_RUN_BYTES), counted as 2 bytes
+   * per character (see `FlowRun.keep`): many values under `maxValueChars` cannot add up.
+   */
+  maxRunBytes: number;
 }
 
 export const DEFAULT_FLOW_LIMITS: Readonly<FlowLimits> = Object.freeze({
@@ -26,4 +31,5 @@ export const DEFAULT_FLOW_LIMITS: Readonly<FlowLimits> = Object.freeze({
   maxRegexInputChars: 1024 * 1024,
   cpuBudgetMs: 1000,
   sliceMs: 10,
+  maxRunBytes: 32 * 1024 * 1024,
 });

@@ -1,10 +1,10 @@
 import type { FlowPorts } from '../ports';
 import type { FlowScheduler } from './fair-scheduler';
 import type { FlowLimits } from './flow-limits';
-import type { FlowRequest, FlowResult } from './flow-io';
+import type { FlowRequest, FlowResult, MemoryAccount } from './flow-io';
 import type { SkipReason } from './flow-tracer';
 import { Interrupt } from './interrupt';
-import { RunInterrupted, ValueTooLarge } from './run-errors';
+import { BlockFailure, RunInterrupted, RunMemoryExceeded, ValueTooLarge } from './run-errors';
 import { formatCount, valueSize } from './value-size';
 
 /** How a run is bounded: its limits, and the queue it waits in when its slice is used up. */
@@ -14,6 +14,7 @@ export interface RunBounds {
   /** Epoch milliseconds, or Infinity. */
   deadlineAt: number;
   signal: AbortSignal | undefined;
+  memory: MemoryAccount | undefined;
 }
 
 /**
@@ -57,6 +58,10 @@ export class FlowRun {
   private time: Date | null = null;
   private interrupt: Interrupt | null = null;
   private readonly externalSignal: AbortSignal | undefined;
+  /** Bytes of the kept values, as `keep` counts them: in all, and per slot once a value is kept. */
+  private heldBytes = 0;
+  private slotBytes: number[] | null = null;
+  private readonly memory: MemoryAccount | undefined;
 
   constructor(
     readonly request: FlowRequest,
@@ -69,6 +74,7 @@ export class FlowRun {
     this.scheduler = bounds.scheduler;
     this.deadlineAt = bounds.deadlineAt;
     this.externalSignal = bounds.signal;
+    this.memory = bounds.memory;
     this.sliceStart = clock();
     this.deadlineTick = bounds.deadlineAt === Infinity ? Infinity : this.sliceStart + (bounds.deadlineAt - Date.now());
   }
@@ -83,6 +89,16 @@ export class FlowRun {
   now(): Date {
     if (this.time === null) this.time = this.ports.now ? this.ports.now() : new Date();
     return this.time;
+  }
+
+  /**
+   * `{secrets.NAME}`: the value the caller gave the run. A name the project no longer has (a
+   * secret deleted while a live flow reads it) fails the block; the message names the secret only.
+   */
+  secret(name: string): string {
+    const value = this.ports.secrets?.get(name);
+    if (value === undefined) throw new BlockFailure(`the secret ${name} does not exist (it was deleted); add it again in Settings → Secrets`);
+    return value;
   }
 
   uuid(): string {
@@ -150,7 +166,42 @@ export class FlowRun {
     else if (value !== null && typeof value === 'object') this.fit(valueSize(value, this.limits.maxValueChars), what);
   }
 
+  /**
+   * Stores a block's value in its variable slot, once its memory fits the run's budget
+   * (FLOW_MAX_RUN_BYTES) together with the values the run keeps already; a value replaced in
+   * its slot no longer counts. Text counts 2 bytes per character (V8 keeps text in 1 or 2 per
+   * character); a list or object 2 bytes per character of its JSON, which stays below its real
+   * size in the heap for small values, so the budget bounds what a run can pile up rather than
+   * measuring it exactly.
+   */
+  keep(slot: number, value: unknown): void {
+    const sizes = (this.slotBytes ??= new Array<number>(this.vars.length).fill(0));
+    const room = this.limits.maxRunBytes - this.heldBytes + sizes[slot];
+    const bytes = bytesOf(value, room);
+    if (bytes > room) {
+      const total = this.heldBytes - sizes[slot] + bytes;
+      throw new RunMemoryExceeded(
+        `the values this run keeps would take at least ${formatCount(total)} bytes; the limit (FLOW_MAX_RUN_BYTES) is ${formatCount(this.limits.maxRunBytes)}`,
+      );
+    }
+    const change = bytes - sizes[slot];
+    if (this.memory !== undefined && !this.memory.add(change)) throw new RunInterrupted('memory');
+    sizes[slot] = bytes;
+    this.heldBytes += change;
+    this.vars[slot] = value;
+  }
+
+  /** Ends the run: its values no longer count against its project, and its deadline timer stops. */
   dispose(): void {
+    if (this.memory !== undefined && this.heldBytes !== 0) this.memory.add(-this.heldBytes);
+    this.heldBytes = 0;
     this.interrupt?.dispose();
   }
+}
+
+/** Memory of a value as `FlowRun.keep` counts it; stops counting soon after `limit` (then "at least"). */
+function bytesOf(value: unknown, limit: number): number {
+  if (typeof value === 'string') return 2 * value.length;
+  if (value === null || typeof value !== 'object') return 8;
+  return 2 * valueSize(value, Math.ceil(limit / 2));
 }

@@ -22,13 +22,28 @@ export class ValueTooLarge extends Error {
   }
 }
 
+/**
+ * Thrown by `FlowRun.keep` when the values a run holds would be more than FLOW_MAX_RUN_BYTES;
+ * the executor turns it into a 422 `run_memory_exceeded` result naming the block.
+ */
+export class RunMemoryExceeded extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RunMemoryExceeded';
+  }
+}
+
 const INTERRUPTIONS = {
   deadline: 'The flow did not finish before its deadline',
   cancelled: 'The flow was cancelled',
   cpu_budget: 'The flow used up its CPU budget',
+  memory: 'The process running the flow is short of memory',
 } as const;
 
-/** Why a run stopped before it finished: its deadline passed, its CPU budget ran out, or the caller cancelled it. */
+/**
+ * Why a run stopped before it finished: its deadline passed, its CPU budget ran out, the caller
+ * cancelled it, or the process refused it more memory (`MemoryAccount.add`).
+ */
 export class RunInterrupted extends Error {
   constructor(readonly reason: keyof typeof INTERRUPTIONS) {
     super(INTERRUPTIONS[reason]);

@@ -14,6 +14,7 @@ export const RESERVED_ROOTS: ReadonlySet<string> = new Set([
   'result',
   'body',
   'request',
+  'secrets',
   'current_time',
   'current_date',
   'uuid',

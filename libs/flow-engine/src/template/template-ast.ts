@@ -3,7 +3,8 @@ import type { JsonValue } from '../json';
 
 /**
  * Where a reference reads from. `var` covers `{local.X}`, `{result.X}` and `{BLOCK_NAME…}` (one
- * namespace: a later block with the same name overrides). `invalid` only appears in flows that
+ * namespace: a later block with the same name overrides). `secret` is `{secrets.NAME}`, a value
+ * of the project's secrets given to the run (never stored in the flow). `invalid` only appears in flows that
  * fail validation; a compiled flow never contains it.
  */
 export const REFERENCE_SOURCES = [
@@ -17,13 +18,14 @@ export const REFERENCE_SOURCES = [
   'current_time',
   'current_date',
   'uuid',
+  'secret',
   'invalid',
 ] as const;
 export type ReferenceSource = (typeof REFERENCE_SOURCES)[number];
 
 export interface Reference {
   source: ReferenceSource;
-  /** Parameter, variable or header name (headers lowercased). */
+  /** Parameter, variable, secret or header name (headers lowercased). */
   name?: string;
   /** Own-property path below the value; list indexes are decimal segments. */
   path: string[];

@@ -49,6 +49,8 @@ export function parseReference(text: string): Reference {
       return rest.length > 0 ? { source: 'var', name: rest[0], path: rest.slice(1), text, via: root } : invalid(text);
     case 'body':
       return { source: 'body', path: rest, text };
+    case 'secrets':
+      return rest.length > 0 ? { source: 'secret', name: rest[0], path: rest.slice(1), text } : invalid(text);
     case 'request':
       return parseRequestReference(rest, text);
     default:

@@ -145,6 +145,10 @@ export class ResolverFactory {
         return (run) => run.now().toISOString().slice(0, 10);
       case 'uuid':
         return (run) => run.uuid();
+      case 'secret': {
+        const name = requireName(ref);
+        return (run) => run.secret(name);
+      }
       case 'invalid':
         throw new Error(`Reference {${ref.text}} is not valid`);
     }

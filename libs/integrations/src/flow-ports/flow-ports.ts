@@ -9,7 +9,9 @@
  */
 import type { PublishedProject } from '@flowgate/contracts';
 import { IntegrationError, type EmailPort, type FlowPorts, type ImagePort, type TextGenerationPort } from '@flowgate/flow-engine';
+import { createDataPort } from '@flowgate/data-tables';
 import type { Logger, RedisClient, SecretBox } from '@flowgate/platform';
+import type { Pool } from 'pg';
 import { createSharedIntegrations, loadIntegrations, type FlowPortsSettings, type SharedIntegrations } from './shared-integrations';
 
 export interface FlowPortsDeps {
@@ -19,6 +21,8 @@ export interface FlowPortsDeps {
   /** Decrypts `api_key_encrypted` of the published integrations. */
   secrets: SecretBox;
   logger: Logger;
+  /** The pool on DATA_DATABASE_URL (data tables); without it the table blocks fail. Closed by its owner. */
+  data?: Pool;
   /** Set by `createFlowPortsContext`; built on first use when absent. */
   integrations?: SharedIntegrations;
 }
@@ -28,8 +32,8 @@ export interface FlowPortsContext {
   close(): Promise<void>;
 }
 
-/** What the ports need of a project: its id, subdomain and published integrations. */
-export type PortsProject = Pick<PublishedProject, 'id' | 'subdomain' | 'integrations'>;
+/** What the ports need of a project: its id, subdomain, published integrations and data tables. */
+export type PortsProject = Pick<PublishedProject, 'id' | 'subdomain' | 'integrations' | 'tables'>;
 
 /** Resources shared by every project's ports, created once per process. */
 export function createFlowPortsContext(deps: FlowPortsDeps): FlowPortsContext {
@@ -62,14 +66,16 @@ export function buildFlowPorts(project: PortsProject, deps: FlowPortsDeps): Flow
             ttlSeconds: config.images.ttlSeconds,
             maxBytes: config.images.maxBytes,
             maxPixels: config.images.maxPixels,
-            filter: (task, signal) => shared.heavyWork().filterImage(task, signal),
+            filter: (task, signal) => shared.heavyWork().filterImage(project.id, task, signal),
           });
         }
         return images.manipulate(request, signal);
       },
     },
-    regex: { match: (task, signal) => shared.heavyWork().regex.match(task, signal) },
+    regex: { match: (task, signal) => shared.heavyWork().matchRegex(project.id, task, signal) },
   };
+  // Live requests, preview and test runs read and write the same tables.
+  if (deps.data) ports.data = createDataPort(deps.data, project.id, project.tables ?? []);
 
   const text = project.integrations.text_generation;
   if (text) {

@@ -20,7 +20,7 @@ describe('@flowgate/integrations/flow-ports', () => {
     const script = `
       const { buildFlowPorts } = require('./libs/integrations/src/flow-ports');
       const { createLogger, SecretBox } = require('./libs/platform/src');
-      const settings = { publicUrlTemplate: 'http://{subdomain}.localhost', redisTarget: { url: 'redis://127.0.0.1:6379', clusterNodes: null }, workerThreads: 1, workerQueue: 1 };
+      const settings = { publicUrlTemplate: 'http://{subdomain}.localhost', redisTarget: { url: 'redis://127.0.0.1:6379', clusterNodes: null }, workerThreads: 1, workerQueue: 1, workerTaskMs: 5000 };
       const deps = { settings, redis: {}, secrets: new SecretBox('0'.repeat(64)), logger: createLogger('t', 'silent') };
       buildFlowPorts({ id: 'p', subdomain: 's', integrations: { text_generation: null, email: null } }, deps);
       console.log(JSON.stringify(${HEAVY}));`;
@@ -32,7 +32,7 @@ describe('@flowgate/integrations/flow-ports', () => {
       const { buildFlowPorts } = require('./libs/integrations/src/flow-ports');
       const { createLogger, SecretBox } = require('./libs/platform/src');
       const secrets = new SecretBox('0'.repeat(64));
-      const settings = { publicUrlTemplate: 'http://{subdomain}.localhost', redisTarget: { url: 'redis://127.0.0.1:6379', clusterNodes: null }, workerThreads: 1, workerQueue: 1 };
+      const settings = { publicUrlTemplate: 'http://{subdomain}.localhost', redisTarget: { url: 'redis://127.0.0.1:6379', clusterNodes: null }, workerThreads: 1, workerQueue: 1, workerTaskMs: 5000 };
       const deps = { settings, redis: {}, secrets, logger: createLogger('t', 'silent') };
       const text_generation = { provider: 'anthropic', api_key_encrypted: secrets.encrypt('sk'), default_model: null };
       buildFlowPorts({ id: 'p', subdomain: 's', integrations: { text_generation, email: null } }, deps);

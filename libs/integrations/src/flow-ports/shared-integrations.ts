@@ -12,9 +12,10 @@ export interface FlowPortsSettings {
   publicUrlTemplate: string;
   /** Where the email queue lives (BullMQ's prefix is a hash tag on a cluster). */
   redisTarget: RedisTarget;
-  /** FLOW_WORKER_THREADS and FLOW_WORKER_QUEUE: the pool for image pixels and long regular expressions. */
+  /** FLOW_WORKER_THREADS, FLOW_WORKER_QUEUE and FLOW_WORKER_TASK_MS: the pool for image pixels and long regular expressions. */
   workerThreads: number;
   workerQueue: number;
+  workerTaskMs: number;
 }
 
 export interface LoadedIntegrations {
@@ -69,7 +70,7 @@ export function createSharedIntegrations(
   let pool: HeavyWorkPool | null = null;
   return {
     loaded: load,
-    heavyWork: () => (pool ??= loadIntegrations().createHeavyWorkPool({ threads: deps.settings.workerThreads, maxQueue: deps.settings.workerQueue })),
+    heavyWork: () => (pool ??= loadIntegrations().createHeavyWorkPool({ threads: deps.settings.workerThreads, maxQueue: deps.settings.workerQueue, taskMs: deps.settings.workerTaskMs })),
     emailQueue() {
       // Opened on the first project with an email integration: one connection per process.
       if (!queue) {

@@ -1,19 +1,24 @@
-import { IntegrationError, type RegexPort } from '@flowgate/flow-engine';
+import type { RegexOutcome, RegexTask } from '@flowgate/flow-engine';
 import path from 'node:path';
+import { MessageChannel } from 'node:worker_threads';
 import Piscina from 'piscina';
 import type { ImageFilterOutcome, ImageFilterTask } from '../images/image-filter';
+import { FairTaskQueue } from './fair-task-queue';
 import type { HeavyResult, HeavyTask } from './heavy-work.worker';
 
 export interface HeavyWorkPoolOptions {
   /** Threads doing heavy work at once: how much of the machine it can take, whatever the load. */
   threads: number;
-  /** Tasks that may wait for a thread; beyond that a block fails at once with a clear message. */
+  /** Tasks of one project that may wait for a thread; beyond that its block fails at once with a clear message. */
   maxQueue: number;
+  /** Longest a task may run on a thread (FLOW_WORKER_TASK_MS); then the thread is terminated and replaced. */
+  taskMs: number;
 }
 
+/** Every task names its project: the threads are shared between projects fairly (fair-task-queue.ts). */
 export interface HeavyWorkPool {
-  regex: RegexPort;
-  filterImage(task: ImageFilterTask, signal: AbortSignal): Promise<ImageFilterOutcome>;
+  matchRegex(projectId: string, task: RegexTask, signal: AbortSignal): Promise<RegexOutcome>;
+  filterImage(projectId: string, task: ImageFilterTask, signal: AbortSignal): Promise<ImageFilterOutcome>;
   close(): Promise<void>;
 }
 
@@ -28,7 +33,9 @@ const IDLE_MS = 30_000;
 /**
  * Worker threads for work that grows with its input (image filters, long regular
  * expressions). A task is stopped when its signal fires (the flow's deadline or a cancelled
- * request): Piscina terminates the thread running it and starts another.
+ * request) or after `taskMs` on its thread: Piscina terminates the thread running it and
+ * starts another. Which task gets a thread that comes free is decided per project
+ * (fair-task-queue.ts), so Piscina's own queue stays empty.
  */
 export function createHeavyWorkPool(options: HeavyWorkPoolOptions): HeavyWorkPool {
   // From TypeScript source (development, tests) the threads load the worker through the SWC hook.
@@ -41,23 +48,26 @@ export function createHeavyWorkPool(options: HeavyWorkPoolOptions): HeavyWorkPoo
     idleTimeout: IDLE_MS,
     niceIncrement: NICE_INCREMENT,
   });
-  const run = (task: HeavyTask, signal: AbortSignal, transfer?: ArrayBuffer): Promise<HeavyResult> => {
-    if (pool.queueSize >= options.maxQueue) {
-      return Promise.reject(new IntegrationError('gateway', `every worker thread is busy (${options.maxQueue} tasks waiting); try again shortly`));
-    }
-    return pool.run(task, { signal, transferList: transfer ? [transfer] : undefined });
-  };
-  return {
-    regex: {
-      match: async (regex, signal) => {
-        const result = await run({ kind: 'regex', regex }, signal);
-        if (result instanceof Uint8Array || result.kind !== 'regex') throw new Error('heavy-work pool: unexpected answer to a regex task');
-        return result.outcome;
-      },
+  const queue = new FairTaskQueue<{ task: HeavyTask; transfer?: ArrayBuffer }, HeavyResult>(
+    { threads: options.threads, maxQueuePerProject: options.maxQueue, taskMs: options.taskMs },
+    ({ task, transfer }, signal, running) => {
+      // The thread says when it begins the task: the task's deadline does not count starting a thread.
+      const { port1, port2 } = new MessageChannel();
+      port1.once('message', running);
+      port1.unref();
+      const transferList = transfer ? [port2, transfer] : [port2];
+      return pool.run({ ...task, running: port2 }, { signal, transferList }).finally(() => port1.close());
     },
-    filterImage: async (image, signal) => {
+  );
+  return {
+    matchRegex: async (projectId, regex, signal) => {
+      const result = await queue.run(projectId, { task: { kind: 'regex', regex } }, signal);
+      if (result instanceof Uint8Array || result.kind !== 'regex') throw new Error('heavy-work pool: unexpected answer to a regex task');
+      return result.outcome;
+    },
+    filterImage: async (projectId, image, signal) => {
       const source = ownBytes(image.source);
-      const result = await run({ kind: 'image', image: { ...image, source } }, signal, source.buffer as ArrayBuffer);
+      const result = await queue.run(projectId, { task: { kind: 'image', image: { ...image, source } }, transfer: source.buffer as ArrayBuffer }, signal);
       if (result instanceof Uint8Array) return { ok: true, png: result };
       if (result.kind === 'image_error') return { ok: false, message: result.message };
       throw new Error('heavy-work pool: unexpected answer to an image task');

@@ -1,10 +1,11 @@
 import { createZodDto } from 'nestjs-zod';
 import { z } from 'zod';
-import { methodFilterSchema, optional, statusFilterSchema } from './logs.dto';
+import { environmentFilterSchema, methodFilterSchema, optional, statusFilterSchema } from './logs.dto';
 
 const time = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 time with offset' });
 
-export const logStatsQuerySchema = z.object({
+export const logStatsQuerySchema = z.strictObject({
+  environment: environmentFilterSchema,
   from: optional(time).describe('Inclusive start (default: `to` − 24 hours); taken to the minute'),
   to: optional(time).describe('Exclusive end (default: now); taken up to the next minute'),
   interval: optional(

@@ -26,7 +26,13 @@ export const methodFilterSchema = z
   .toUpperCase()
   .regex(/^[A-Z]{1,16}$/, 'must be an HTTP method such as GET');
 
-export const logsQuerySchema = z.object({
+/** `?environment=`: the live address (default) or the preview address. */
+export const environmentFilterSchema = optional(z.enum(['live', 'preview'], { error: 'must be live or preview' })).describe(
+  'Where the requests were served: live (default) or preview ({subdomain}--preview)',
+);
+
+export const logsQuerySchema = z.strictObject({
+  environment: environmentFilterSchema,
   endpoint: optional(z.string().trim().min(1).max(2048)).describe('Endpoint path, e.g. /orders (also matches /api/orders)'),
   status: optional(z.coerce.string().pipe(statusFilterSchema)).describe('HTTP status (500) or class (5xx)'),
   method: optional(methodFilterSchema),
@@ -47,6 +53,7 @@ export const logEntrySchema = z.object({
   duration_ms: z.number(),
   key_id: z.uuid().nullable(),
   code: z.string().nullable().describe('Error code of the answer, null on success'),
+  environment: z.enum(['live', 'preview']).describe('Served on the live address or the preview address'),
 });
 export type LogEntry = z.infer<typeof logEntrySchema>;
 
@@ -58,7 +65,7 @@ export const logPageSchema = z.object({
 export type LogPage = z.infer<typeof logPageSchema>;
 export class LogPageDto extends createZodDto(logPageSchema) {}
 
-export const logDetailQuerySchema = z.object({
+export const logDetailQuerySchema = z.strictObject({
   time: optional(z.iso.datetime({ offset: true, error: 'must be an ISO 8601 time with offset' })).describe(
     "The entry's time, when known (a list entry's `time`): finds it directly",
   ),

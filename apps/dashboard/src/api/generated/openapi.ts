@@ -41,6 +41,19 @@ export type CreateProjectDto = {
   subdomain: string;
 };
 
+export type CreateTableDto = {
+  /** Unique in the project; what blocks name in `table` */
+  name: string;
+  columns?: Array<{
+    name: string;
+    type: "text" | "number" | "boolean" | "datetime" | "json";
+    required?: boolean;
+    unique?: boolean;
+    /** A lookup index on the column (a unique column has one already) */
+    indexed?: boolean;
+  }>;
+};
+
 export type EndpointDto = {
   name: string;
   method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -61,6 +74,8 @@ export type EndpointDto = {
   live_version: number | null;
   /** The live version's address (base_url + its path), null when not deployed */
   live_url: string | null;
+  /** The saved draft's address on the preview address (any API key of the project); served while the draft has no error diagnostics */
+  preview_url: string;
   /** True when the draft differs from what is live (or nothing is live) */
   has_undeployed_changes: boolean;
   created_at: string;
@@ -140,6 +155,8 @@ export type EndpointListDto = {
     live_version: number | null;
     /** The live version's address (base_url + its path), null when not deployed */
     live_url: string | null;
+    /** The saved draft's address on the preview address (any API key of the project); served while the draft has no error diagnostics */
+    preview_url: string;
     /** True when the draft differs from what is live (or nothing is live) */
     has_undeployed_changes: boolean;
     created_at: string;
@@ -167,6 +184,8 @@ export type EndpointWithDiagnosticsDto = {
   live_version: number | null;
   /** The live version's address (base_url + its path), null when not deployed */
   live_url: string | null;
+  /** The saved draft's address on the preview address (any API key of the project); served while the draft has no error diagnostics */
+  preview_url: string;
   /** True when the draft differs from what is live (or nothing is live) */
   has_undeployed_changes: boolean;
   created_at: string;
@@ -179,6 +198,10 @@ export type EndpointWithDiagnosticsDto = {
     field: string | null;
     message: string;
   }>;
+};
+
+export type ImportResultDto = {
+  inserted: number;
 };
 
 export type IntegrationDto = {
@@ -220,6 +243,8 @@ export type LogDetailDto = {
   key_id: string | null;
   /** Error code of the answer, null on success */
   code: string | null;
+  /** Served on the live address or the preview address */
+  environment: "live" | "preview";
   /** The endpoint that answered, null when none matched */
   endpoint_id: string | null;
   /** Name of the API key used; null without a key or once the key is deleted */
@@ -250,6 +275,8 @@ export type LogPageDto = {
     key_id: string | null;
     /** Error code of the answer, null on success */
     code: string | null;
+    /** Served on the live address or the preview address */
+    environment: "live" | "preview";
   }>;
   /** Older entries (Next); null on the last page */
   next_cursor: string | null;
@@ -329,12 +356,43 @@ export type PutEmailDto = {
   verified_domains?: Array<string>;
 };
 
+export type PutSecretDto = {
+  /** The live value (1 B – 8 KiB of text); stored encrypted, never returned */
+  value: string;
+  /** Used on the preview address instead of `value`; null removes it, omitted keeps the stored one */
+  preview_value?: string | null;
+  /** What the secret is for; omitted keeps the stored one */
+  description?: string | null;
+};
+
 export type PutTextGenerationDto = {
   provider: "anthropic";
   /** The provider secret; required the first time, omit it to keep the stored one */
   api_key?: string;
   /** Model used when a Generate Text block names none */
   default_model?: string | null;
+};
+
+export type RowDto = {
+  id: string;
+  created_at: string;
+  updated_at: string;
+};
+
+export type RowPageDto = {
+  items: Array<{
+    id: string;
+    created_at: string;
+    updated_at: string;
+    [key: string]: unknown;
+  }>;
+  /** Pass as `cursor` for the next page; null on the last */
+  next_cursor: string | null;
+};
+
+export type RowValuesDto = {
+  /** Column name → value */
+  values: { [key: string]: unknown };
 };
 
 export type SaveEndpointDto = {
@@ -367,6 +425,34 @@ export type SaveEndpointDto = {
 
 export type SaveEndpointDto__schema0 = string | number | boolean | Array<SaveEndpointDto__schema0> | { [key: string]: SaveEndpointDto__schema0 } | null;
 
+export type SecretDto = {
+  name: string;
+  description: string | null;
+  has_preview_value: boolean;
+  /** Live endpoints whose flow reads {secrets.NAME} */
+  used_by: Array<{
+    endpoint_id: string;
+    name: string;
+  }>;
+  created_at: string;
+  updated_at: string;
+};
+
+export type SecretListDto = {
+  items: Array<{
+    name: string;
+    description: string | null;
+    has_preview_value: boolean;
+    /** Live endpoints whose flow reads {secrets.NAME} */
+    used_by: Array<{
+      endpoint_id: string;
+      name: string;
+    }>;
+    created_at: string;
+    updated_at: string;
+  }>;
+};
+
 export type SessionResponseDto = {
   user: {
     id: string;
@@ -388,6 +474,40 @@ export type SubdomainAvailabilityDto = {
   reason: "taken" | "reserved" | "invalid" | null;
   /** What is wrong with the name, in words; null when it can be used */
   message: string | null;
+};
+
+export type TableDto = {
+  id: string;
+  name: string;
+  columns: Array<{
+    name: string;
+    type: "text" | "number" | "boolean" | "datetime" | "json";
+    required: boolean;
+    unique: boolean;
+    /** A lookup index on the column (a unique column has one already) */
+    indexed: boolean;
+  }>;
+  row_count: number;
+  created_at: string;
+  updated_at: string;
+};
+
+export type TableListDto = {
+  items: Array<{
+    id: string;
+    name: string;
+    columns: Array<{
+      name: string;
+      type: "text" | "number" | "boolean" | "datetime" | "json";
+      required: boolean;
+      unique: boolean;
+      /** A lookup index on the column (a unique column has one already) */
+      indexed: boolean;
+    }>;
+    row_count: number;
+    created_at: string;
+    updated_at: string;
+  }>;
 };
 
 export type TestRunInputDto = {
@@ -471,8 +591,24 @@ export type TestRunResultDto = {
 
 export type UpdateProjectDto = {
   name?: string;
+  /** A new subdomain meets the rules of a new project */
   subdomain?: string;
   require_auth?: boolean;
+};
+
+export type UpdateTableDto = {
+  name?: string;
+  /** The full new column list: a column keeps its data when its name (or `renamed_from`) names an existing one */
+  columns?: Array<{
+    name: string;
+    type: "text" | "number" | "boolean" | "datetime" | "json";
+    required?: boolean;
+    unique?: boolean;
+    /** A lookup index on the column (a unique column has one already) */
+    indexed?: boolean;
+    /** The column whose data this one keeps, under a new name */
+    renamed_from?: string;
+  }>;
 };
 
 export type VersionDto = {
@@ -698,7 +834,7 @@ export interface Operations {
   };
   "GET /v1/projects/{projectId}/logs": {
     params: { projectId: string };
-    query: { endpoint?: string; status?: string; method?: string; from?: string; to?: string; limit?: number; cursor?: string };
+    query: { environment?: "live" | "preview"; endpoint?: string; status?: string; method?: string; from?: string; to?: string; limit?: number; cursor?: string };
     body: never;
     response: LogPageDto;
   };
@@ -710,7 +846,7 @@ export interface Operations {
   };
   "GET /v1/projects/{projectId}/logs/stats": {
     params: { projectId: string };
-    query: { from?: string; to?: string; interval?: number; endpoint?: string; status?: string; method?: string };
+    query: { environment?: "live" | "preview"; from?: string; to?: string; interval?: number; endpoint?: string; status?: string; method?: string };
     body: never;
     response: LogStatsDto;
   };
@@ -719,6 +855,96 @@ export interface Operations {
     query: never;
     body: never;
     response: { [key: string]: unknown };
+  };
+  "GET /v1/projects/{projectId}/secrets": {
+    params: { projectId: string };
+    query: never;
+    body: never;
+    response: SecretListDto;
+  };
+  "PUT /v1/projects/{projectId}/secrets/{name}": {
+    params: { projectId: string; name: string };
+    query: never;
+    body: PutSecretDto;
+    response: SecretDto;
+  };
+  "DELETE /v1/projects/{projectId}/secrets/{name}": {
+    params: { projectId: string; name: string };
+    query: { force?: "true" | "false" };
+    body: never;
+    response: unknown;
+  };
+  "GET /v1/projects/{projectId}/tables": {
+    params: { projectId: string };
+    query: never;
+    body: never;
+    response: TableListDto;
+  };
+  "POST /v1/projects/{projectId}/tables": {
+    params: { projectId: string };
+    query: never;
+    body: CreateTableDto;
+    response: TableDto;
+  };
+  "GET /v1/projects/{projectId}/tables/{tableId}": {
+    params: { projectId: string; tableId: string };
+    query: never;
+    body: never;
+    response: TableDto;
+  };
+  "PATCH /v1/projects/{projectId}/tables/{tableId}": {
+    params: { projectId: string; tableId: string };
+    query: never;
+    body: UpdateTableDto;
+    response: TableDto;
+  };
+  "DELETE /v1/projects/{projectId}/tables/{tableId}": {
+    params: { projectId: string; tableId: string };
+    query: { force?: "true" | "false" };
+    body: never;
+    response: unknown;
+  };
+  "GET /v1/projects/{projectId}/tables/{tableId}/export": {
+    params: { projectId: string; tableId: string };
+    query: never;
+    body: never;
+    response: unknown;
+  };
+  "POST /v1/projects/{projectId}/tables/{tableId}/import": {
+    params: { projectId: string; tableId: string };
+    query: never;
+    body: never;
+    response: ImportResultDto;
+  };
+  "GET /v1/projects/{projectId}/tables/{tableId}/rows": {
+    params: { projectId: string; tableId: string };
+    query: { filter?: string; sort?: string; limit?: number; cursor?: string };
+    body: never;
+    response: RowPageDto;
+  };
+  "POST /v1/projects/{projectId}/tables/{tableId}/rows": {
+    params: { projectId: string; tableId: string };
+    query: never;
+    body: RowValuesDto;
+    response: RowDto;
+  };
+  "GET /v1/projects/{projectId}/tables/{tableId}/rows/{rowId}": {
+    params: { projectId: string; tableId: string; rowId: string };
+    query: never;
+    body: never;
+    response: RowDto;
+  };
+  "PATCH /v1/projects/{projectId}/tables/{tableId}/rows/{rowId}": {
+    params: { projectId: string; tableId: string; rowId: string };
+    query: never;
+    body: RowValuesDto;
+    response: RowDto;
+  };
+  "DELETE /v1/projects/{projectId}/tables/{tableId}/rows/{rowId}": {
+    params: { projectId: string; tableId: string; rowId: string };
+    query: never;
+    body: never;
+    response: unknown;
   };
   "GET /v1/subdomains/{name}": {
     params: { name: string };

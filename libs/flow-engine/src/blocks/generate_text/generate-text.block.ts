@@ -29,7 +29,7 @@ export const generateTextBlock = defineBlock<GenerateTextConfig>({
       const generator = run.ports.textGeneration;
       if (!generator) return run.skip('integration_not_configured');
       try {
-        run.vars[slot] = await generator.generate({ prompt: text(run), model, temperature, max_tokens }, run.signal);
+        run.keep(slot, await generator.generate({ prompt: text(run), model, temperature, max_tokens }, run.signal));
       } catch (error) {
         throw portFailure(run, error, 'text generation');
       }

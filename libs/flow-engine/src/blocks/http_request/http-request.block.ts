@@ -118,7 +118,7 @@ export const httpRequestBlock = defineBlock<HttpRequestConfig>({
       return request;
     };
     return async (run) => {
-      run.vars[slot] = await send(run, buildRequest(run));
+      run.keep(slot, await send(run, buildRequest(run)));
     };
   },
 });

@@ -62,7 +62,7 @@ export const manipulateImageBlock = defineBlock<ManipulateImageConfig>({
       const problem = rangeProblem(operation, resolved);
       if (problem !== null) throw new BlockFailure(problem);
       try {
-        run.vars[slot] = await images.manipulate({ image_url: url(run), operation, value: asNumber(resolved) as number }, run.signal);
+        run.keep(slot, await images.manipulate({ image_url: url(run), operation, value: asNumber(resolved) as number }, run.signal));
       } catch (error) {
         throw portFailure(run, error, 'the image manipulation');
       }

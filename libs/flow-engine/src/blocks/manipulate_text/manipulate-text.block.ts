@@ -73,15 +73,15 @@ export const manipulateTextBlock = defineBlock<ManipulateTextConfig>({
       // Case mapping can lengthen text (ß → SS, at most three for one): checked on the result.
       case 'uppercase':
         return (run) => {
-          run.vars[slot] = fitted(run, input(run).toUpperCase());
+          run.keep(slot, fitted(run, input(run).toUpperCase()));
         };
       case 'lowercase':
         return (run) => {
-          run.vars[slot] = fitted(run, input(run).toLowerCase());
+          run.keep(slot, fitted(run, input(run).toLowerCase()));
         };
       case 'trim_spaces':
         return (run) => {
-          run.vars[slot] = input(run).replace(WHITESPACE, '');
+          run.keep(slot, input(run).replace(WHITESPACE, ''));
         };
       case 'replace': {
         const find = optional('find');
@@ -90,14 +90,14 @@ export const manipulateTextBlock = defineBlock<ManipulateTextConfig>({
           const text = input(run);
           const target = find(run);
           if (target === '') {
-            run.vars[slot] = text;
+            run.keep(slot, text);
             return;
           }
           // Plain text on both sides: no pattern syntax, no `$&` in the replacement.
           const pieces = text.split(target);
           const by = replacement(run);
           run.fit(text.length + (pieces.length - 1) * (by.length - target.length));
-          run.vars[slot] = pieces.join(by);
+          run.keep(slot, pieces.join(by));
         };
       }
       case 'split': {
@@ -106,7 +106,7 @@ export const manipulateTextBlock = defineBlock<ManipulateTextConfig>({
           const text = input(run);
           const separator = delimiter(run);
           run.fit(splitSize(text, separator), 'list');
-          run.vars[slot] = separator === '' ? Array.from(text) : text.split(separator);
+          run.keep(slot, separator === '' ? Array.from(text) : text.split(separator));
         };
       }
       case 'concatenate': {
@@ -115,7 +115,7 @@ export const manipulateTextBlock = defineBlock<ManipulateTextConfig>({
           const text = input(run);
           const tail = append(run);
           run.fit(text.length + tail.length);
-          run.vars[slot] = text + tail;
+          run.keep(slot, text + tail);
         };
       }
     }

@@ -5,6 +5,7 @@ import { BlockFailure, ValueTooLarge } from '../../runtime/run-errors';
 import { formatCount } from '../../runtime/value-size';
 import { defineBlock, textSource, type ConfigKit, type KitMode } from '../block-definition';
 import { refField } from '../shared/fields';
+import { portFailure } from '../shared/port-failure';
 import { compilePattern, MATCH_RESULT_FIELDS, REGEX_FLAGS_PATTERN, type CompiledPattern } from './linear-regex';
 
 const config = <M extends KitMode>(kit: ConfigKit<M>) =>
@@ -43,7 +44,8 @@ export const matchRegexBlock = defineBlock<MatchRegexConfig>({
     const compiled = staticPattern(config);
     if (compiled === null) return;
     if (!compiled.ok) {
-      diagnostics.error('invalid_regex', 'pattern', `Pattern is not accepted by the linear-time regex engine: ${compiled.reason}`);
+      if (compiled.tooLarge) diagnostics.error('regex_too_large', 'pattern', `Pattern is too large to run: ${compiled.reason}`);
+      else diagnostics.error('invalid_regex', 'pattern', `Pattern is not accepted by the linear-time regex engine: ${compiled.reason}`);
       return;
     }
     for (const name of compiled.pattern.groupNames) {
@@ -66,26 +68,35 @@ export const matchRegexBlock = defineBlock<MatchRegexConfig>({
       const source = patternText(run);
       checkSizes(run, source, text);
       const port = run.ports.regex;
-      if (port !== undefined && isHeavy(source, text, cache.has(source))) return offload(run, port, slot, { pattern: source, flags: config.flags, input: text });
-      const compiled = cache.get(source);
-      if (!compiled.ok) throw new BlockFailure(`the pattern is not accepted by the linear-time regex engine: ${compiled.reason}`);
-      run.countWork(source.length * text.length);
-      run.vars[slot] = compiled.pattern.matchAll(text, run.limits.maxValueChars);
+      let compiled = cache.peek(source);
+      if (compiled === undefined) {
+        if (port !== undefined && costlyToCompile(source)) return offload(run, port, slot, { pattern: source, flags: config.flags, input: text });
+        compiled = cache.compile(source);
+      }
+      if (!compiled.ok) throw new BlockFailure(refusal(compiled));
+      // The cost is known before the match runs: above the budget it runs on another thread.
+      const cost = compiled.pattern.cost(text.length);
+      if (port !== undefined && cost > INLINE_COST) return offload(run, port, slot, { pattern: source, flags: config.flags, input: text });
+      run.countWork(cost);
+      run.keep(slot, compiled.pattern.matchAll(text, run.limits.maxValueChars));
     };
   },
 });
 
-/** Patterns and texts above these are matched on another thread when the gateway offers one. */
-const INLINE_PATTERN_CHARS = 256;
 /**
- * RE2's work grows with text × pattern; measured worst cases (a group per character, a match
- * at every position) take ~0.6 µs per unit, so this keeps an inline match under ~40 ms.
+ * A match whose estimated cost (`LinearPattern.cost`, units of ~30 ns at worst) is above this
+ * runs on another thread when the process offers one: at most ~4 ms on the event loop.
  */
-const INLINE_WORK = 65_536;
+const INLINE_COST = 131_072;
+/** Compiling takes long for long patterns and for counted repetitions (12 ms measured for `.{0,1000}.{0,1000}z`). */
+const INLINE_COMPILE_CHARS = 256;
 
-/** Compiling a long pattern is heavy too (80 ms measured for 1,024 characters of counted repetitions). */
-const isHeavy = (pattern: string, input: string, compiled: boolean): boolean =>
-  (!compiled && pattern.length > INLINE_PATTERN_CHARS) || pattern.length * input.length > INLINE_WORK;
+/** A pattern not compiled yet whose compiling may be slow: done on another thread too. */
+const costlyToCompile = (pattern: string): boolean => pattern.length > INLINE_COMPILE_CHARS || pattern.indexOf('{') !== -1;
+
+/** The run-time failure for a pattern the engine refuses (the same text on either thread). */
+const refusal = (compiled: { reason: string; tooLarge?: boolean }): string =>
+  compiled.tooLarge ? `the pattern is too large to run: ${compiled.reason}` : `the pattern is not accepted by the linear-time regex engine: ${compiled.reason}`;
 
 function checkSizes(run: FlowRun, pattern: string, input: string): void {
   const { maxRegexPatternChars, maxRegexInputChars } = run.limits;
@@ -94,8 +105,13 @@ function checkSizes(run: FlowRun, pattern: string, input: string): void {
 }
 
 async function offload(run: FlowRun, port: RegexPort, slot: number, task: Omit<RegexTask, 'maxResultChars'>): Promise<void> {
-  const outcome = await port.match({ ...task, maxResultChars: run.limits.maxValueChars }, run.signal);
-  if (outcome.ok) run.vars[slot] = outcome.result;
+  let outcome: RegexOutcome;
+  try {
+    outcome = await port.match({ ...task, maxResultChars: run.limits.maxValueChars }, run.signal);
+  } catch (error) {
+    throw portFailure(run, error, 'the match');
+  }
+  if (outcome.ok) run.keep(slot, outcome.result);
   else if (outcome.reason === 'too_large') throw new ValueTooLarge(outcome.message);
   else throw new BlockFailure(outcome.message);
 }
@@ -106,8 +122,8 @@ class PatternCache {
 
   constructor(private readonly flags: string) {}
 
-  has(source: string): boolean {
-    return this.compiled.has(source);
+  peek(source: string): CompiledPattern | undefined {
+    return this.compiled.get(source);
   }
 
   keep(source: string, compiled: CompiledPattern): void {
@@ -115,12 +131,9 @@ class PatternCache {
     this.compiled.set(source, compiled);
   }
 
-  get(source: string): CompiledPattern {
-    let compiled = this.compiled.get(source);
-    if (compiled === undefined) {
-      compiled = compilePattern(source, this.flags);
-      this.keep(source, compiled);
-    }
+  compile(source: string): CompiledPattern {
+    const compiled = compilePattern(source, this.flags);
+    this.keep(source, compiled);
     return compiled;
   }
 }
@@ -128,7 +141,7 @@ class PatternCache {
 /** What a worker thread runs for `RegexPort.match`: the same matching, its failures as data. */
 export function runRegexTask(task: RegexTask): RegexOutcome {
   const compiled = compilePattern(task.pattern, task.flags);
-  if (!compiled.ok) return { ok: false, reason: 'invalid_pattern', message: `the pattern is not accepted by the linear-time regex engine: ${compiled.reason}` };
+  if (!compiled.ok) return { ok: false, reason: 'invalid_pattern', message: refusal(compiled) };
   try {
     return { ok: true, result: compiled.pattern.matchAll(task.input, task.maxResultChars) };
   } catch (error) {

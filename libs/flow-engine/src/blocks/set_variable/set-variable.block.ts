@@ -26,7 +26,7 @@ export const setVariableBlock = defineBlock<SetVariableConfig>({
     const slot = context.variable(name);
     const resolve = context.value(value);
     return (run) => {
-      run.vars[slot] = resolve(run);
+      run.keep(slot, resolve(run));
     };
   },
 });

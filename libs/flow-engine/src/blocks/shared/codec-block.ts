@@ -24,12 +24,12 @@ export const prepareCodec =
     // Decoding never lengthens text; encoding can (hex ×2, binary ×9 per byte), so it is sized first.
     if (direction === 'decode') {
       return (run) => {
-        run.vars[slot] = codec.decode(text(run));
+        run.keep(slot, codec.decode(text(run)));
       };
     }
     return (run) => {
       const input = text(run);
       if (input.length * MAX_GROWTH[encoding] > run.limits.maxValueChars) run.fit(encodedLength(encoding, input));
-      run.vars[slot] = codec.encode(input);
+      run.keep(slot, codec.encode(input));
     };
   };

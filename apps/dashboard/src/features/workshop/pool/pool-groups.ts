@@ -5,6 +5,7 @@ const CATEGORY_TITLES: Record<BlockCategory, string> = {
   data: 'Data',
   text: 'Text',
   logic: 'Logic',
+  tables: 'Tables',
   integrations: 'Integrations',
   output: 'Output',
 };

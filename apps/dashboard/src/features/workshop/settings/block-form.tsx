@@ -1,13 +1,17 @@
 import { referencesAt, type FlowNode } from '@flowgate/flow-engine';
 import { useCallback } from 'react';
 import { atField } from '../diagnostics/diagnostic-lookup';
+import { useFlowContext } from '../flow-context';
 import { blockFields, catalogueEntry, isFieldShown } from '../model/block-fields';
 import { saveBody } from '../model/endpoint-doc';
 import { useWorkshop, useWorkshopStore } from '../store/workshop-context';
 import { EntriesEditor } from './entries-editor';
 import { FieldControl } from './field-control';
 import { FieldShell } from './field-shell';
+import { GroupField } from './group-field';
 import { ListField } from './list-field';
+import { ColumnValuesEditor } from './table-fields';
+import { TableScopeProvider } from './table-scope';
 
 /** The settings of one block, one control per field of its schema (no block has a form of its own). */
 export function BlockForm({ node }: { node: FlowNode }) {
@@ -16,13 +20,14 @@ export function BlockForm({ node }: { node: FlowNode }) {
   const diagnostics = useWorkshop((state) => state.diagnostics);
   const entry = catalogueEntry(node.type);
   const config = node.config ?? {};
+  const { secret_names: secretNames } = useFlowContext();
   // Asked when the completion opens, from the document as it is then.
   const suggestions = useCallback(() => {
     const { flow, ...settings } = saveBody(store.getState().doc);
-    return referencesAt({ flow, settings: settings as Parameters<typeof referencesAt>[0]['settings'] }, node.id);
-  }, [store, node.id]);
+    return referencesAt({ flow, settings: settings as Parameters<typeof referencesAt>[0]['settings'] }, node.id, secretNames);
+  }, [store, node.id, secretNames]);
 
-  return (
+  const form = (
     <div className="ws-form">
       <h2 className="ws-panel-title">
         {entry?.label ?? node.type} <span className="ws-muted">{node.id}</span>
@@ -32,6 +37,8 @@ export function BlockForm({ node }: { node: FlowNode }) {
         .filter((field) => isFieldShown(field, config))
         .map((field) => {
           const common = { field, nodeId: node.id, value: config[field.key], diagnostics, suggestions, onChange: (value: never) => setField(node.id, field.key, value) };
+          if (field.dataTable === 'values') return <ColumnValuesEditor key={field.key} {...common} />;
+          if (field.kind === 'group') return <GroupField key={field.key} {...common} />;
           if (field.kind === 'entries') return <EntriesEditor key={field.key} {...common} />;
           if (field.kind === 'list') return <ListField key={field.key} {...common} />;
           return (
@@ -50,4 +57,8 @@ export function BlockForm({ node }: { node: FlowNode }) {
         })}
     </div>
   );
+  // A table block's fields offer the project's tables and the chosen table's columns.
+  return usesTables(node.type) ? <TableScopeProvider tableName={config.table}>{form}</TableScopeProvider> : form;
 }
+
+const usesTables = (type: string) => blockFields(type).some((field) => field.dataTable !== null || field.itemFields.some((item) => item.dataTable !== null));

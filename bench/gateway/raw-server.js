@@ -1,6 +1,8 @@
 // The baseline: bare node:http answering the same JSON the benchmarked flow produces.
-// `node scripts/run-ts.js bench/gateway/raw-server.ts <port>`
-import http from 'node:http';
+// `node bench/gateway/raw-server.js <port>` (plain JavaScript: nothing to compile).
+'use strict';
+
+const http = require('node:http');
 
 const port = Number(process.argv[2] ?? 0);
 const body = JSON.stringify({ result: 'HELLO BENCH' });

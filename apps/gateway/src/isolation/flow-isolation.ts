@@ -1,0 +1,161 @@
+import { FairScheduler, runFlow, type ExecuteOptions, type FlowLimits, type FlowPorts, type FlowRequest, type PreparedFlow } from '@flowgate/flow-engine';
+import type { IncomingMessage } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { sendError } from '../http/errors';
+import { answerFlow } from '../http/flow-answer';
+import type { GatewayResponse } from '../http/gateway-response';
+import { readRawBody, type BodyFailure } from '../http/request-body';
+import { HeapAdmission, type ProjectMemory } from './heap-admission';
+import { LARGE_BODY_BYTES, LargeBodies } from './large-bodies';
+import { LoopShare } from './loop-share';
+
+export { LARGE_BODY_BYTES } from './large-bodies';
+
+/** A body read, and the large-body slot it holds (a no-op to release when it is small). */
+export interface ReadBody {
+  raw: Buffer | BodyFailure;
+  release(): void;
+}
+
+export interface FlowIsolationOptions {
+  limits: FlowLimits;
+  flowTimeoutMs: number;
+  /** GATEWAY_HEAP_HIGH_PERCENT: see heap-admission.ts. */
+  heapHighPercent: number;
+  /** Tests: a heap reading instead of V8's. */
+  heap?: { usedBytes: () => number; limitBytes: number };
+}
+
+/** What the handler knows of the flow to run. */
+export interface FlowToRun {
+  projectId: string;
+  flow: PreparedFlow;
+  ports: FlowPorts;
+  request: FlowRequest;
+}
+
+interface ProjectRuns {
+  memory: ProjectMemory;
+  options: ExecuteOptions;
+}
+
+const NEVER_ABORTED = new AbortController().signal;
+const MEMORY_REFUSAL = 'This project is using more of the gateway’s memory than it can spare right now; retry shortly';
+
+/**
+ * The one place where the request handler hands a flow over to run: every limit one process
+ * enforces between projects is applied here or below (docs/gateway.md "Isolation: which limit
+ * is enforced where"). In order: admission by heap use (heap-admission.ts), the project's share
+ * of the event loop (loop-share.ts), large bodies parsed in turns and bounded per project
+ * (large-bodies.ts), and the engine's own bounds, given with every run: the deadline, the CPU
+ * budget, slices of the event loop handed out by one fair scheduler, value sizes, and the
+ * memory a run keeps (FLOW_MAX_RUN_BYTES), counted per project for the admission control.
+ */
+export class FlowIsolation {
+  /** Shared by every run of the process: long flows take turns on the event loop. */
+  readonly scheduler: FairScheduler;
+  private readonly share = new LoopShare();
+  private readonly largeBodies: LargeBodies;
+  private readonly heap: HeapAdmission;
+  /** Per project: its memory account and its run options (the deadline is relative), so none is built per request. */
+  private readonly projects = new Map<string, ProjectRuns>();
+
+  constructor(private readonly config: FlowIsolationOptions) {
+    // setImmediate runs after the loop polled its sockets: requests that arrived meanwhile go first.
+    this.scheduler = new FairScheduler({ maxSliceMs: config.limits.sliceMs, defer: setImmediate });
+    this.largeBodies = new LargeBodies(this.scheduler);
+    this.heap = new HeapAdmission({ highPercent: config.heapHighPercent, ...config.heap });
+  }
+
+  /** Runs the flow and answers; within this call when it ran synchronously, else the pending answer. */
+  run(res: GatewayResponse, run: FlowToRun): Promise<void> | undefined {
+    if (!this.heap.admits(this.project(run.projectId).memory)) return refuseForMemory(res);
+    if (this.share.isHot(run.projectId)) return this.runInTurn(res, run);
+    return this.runNow(res, run);
+  }
+
+  /**
+   * Reads a request's body. One that is large (declared or grown over 64 KiB) waits for one of
+   * its project's large-body slots before reading on, its socket paused (large-bodies.ts): a
+   * project sending many large bodies, or bodies over the limit without a Content-Length (read
+   * up to the limit before they can be refused), has two read at a time, whatever their number.
+   * The slot is kept until `release` (after the answer).
+   */
+  async readBody(req: IncomingMessage, projectId: string, limit: number): Promise<ReadBody> {
+    let slot: (() => void) | null = null;
+    let read = false;
+    const wait = async (): Promise<void> => {
+      const release = await this.largeBodies.admit(projectId);
+      if (read) release(); // the request ended (or failed) while it waited
+      else slot = release;
+    };
+    const raw = await readRawBody(req, limit, { bytes: LARGE_BODY_BYTES, wait });
+    read = true;
+    return {
+      raw,
+      release: () => {
+        slot?.();
+        slot = null;
+      },
+    };
+  }
+
+  /**
+   * A request with a large body (its slot taken by `readBody`): parsing in a scheduled turn,
+   * and the flow started in a turn of its own (its first block likely reads the whole body
+   * too). `parse` answers a refusal itself and returns undefined.
+   */
+  async runWithLargeBody(res: GatewayResponse, projectId: string, parse: () => FlowToRun | undefined): Promise<void> {
+    if (!this.heap.admits(this.project(projectId).memory)) return refuseForMemory(res);
+    await this.largeBodies.turn();
+    const run = parse();
+    this.largeBodies.endTurn();
+    if (run === undefined) return;
+    await this.largeBodies.turn();
+    const running = this.runNow(res, run);
+    this.largeBodies.endTurn();
+    await running;
+  }
+
+  /** Runs the flow now, and counts the loop time it took (and its answer) against the project. */
+  private runNow(res: GatewayResponse, { projectId, flow, ports, request }: FlowToRun): Promise<void> | undefined {
+    const started = performance.now();
+    const project = this.project(projectId);
+    const result = runFlow(flow, request, ports, project.options);
+    let pending: Promise<void> | undefined;
+    if (result instanceof Promise) {
+      project.memory.started();
+      pending = result.then((settled) => {
+        project.memory.ended();
+        answerFlow(res, settled);
+      });
+    } else answerFlow(res, result);
+    const now = performance.now();
+    this.share.record(projectId, now - started, now);
+    return pending;
+  }
+
+  /** A project taking more than its share of the loop waits for a scheduled turn first. */
+  private async runInTurn(res: GatewayResponse, run: FlowToRun): Promise<void> {
+    await this.scheduler.turn(NEVER_ABORTED);
+    const pending = this.runNow(res, run);
+    this.scheduler.sliceEnded();
+    await pending;
+  }
+
+  private project(projectId: string): ProjectRuns {
+    let project = this.projects.get(projectId);
+    if (project === undefined) {
+      const { flowTimeoutMs, limits } = this.config;
+      const memory = this.heap.account(projectId);
+      project = { memory, options: { deadlineMs: flowTimeoutMs, limits, scheduler: this.scheduler, memory } };
+      this.projects.set(projectId, project);
+    }
+    return project;
+  }
+}
+
+function refuseForMemory(res: GatewayResponse): undefined {
+  sendError(res, 'unavailable', MEMORY_REFUSAL, { 'retry-after': '1' });
+  return undefined;
+}

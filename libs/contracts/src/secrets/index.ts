@@ -1,0 +1,3 @@
+export * from './secret-rules';
+export * from './secret-masker';
+export * from './opened-secrets';
