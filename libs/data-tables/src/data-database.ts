@@ -98,19 +98,15 @@ END
 $fn$;
 `;
 
-/** Creates the `flowgate` schema, its tables and functions (idempotent, safe to run concurrently). */
+/**
+ * Creates the `flowgate` schema, its tables and functions (idempotent, safe to run concurrently:
+ * a transaction-scoped advisory lock, which also holds behind PgBouncer in transaction mode).
+ */
 export async function setupDataDatabase(pool: Pool): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query("SELECT pg_advisory_lock(hashtextextended('flowgate:data-setup', 0))");
-    try {
-      await client.query(SETUP_SQL);
-    } finally {
-      await client.query("SELECT pg_advisory_unlock(hashtextextended('flowgate:data-setup', 0))");
-    }
-  } finally {
-    client.release();
-  }
+  await inTransaction(pool, async (client) => {
+    await client.query("SELECT pg_advisory_xact_lock(hashtextextended('flowgate:data-setup', 0))");
+    await client.query(SETUP_SQL);
+  });
 }
 
 /** Writes the limits the usage trigger enforces (the control plane's configuration). */
