@@ -168,7 +168,7 @@ async function measureLatency(pool: Pool, databaseUrl: string, projects: string[
   const ingest = ingestFor(topic, databaseUrl);
   await ingest.start();
   const producer: Producer = await connectProducer(kafka);
-  const pending = new Map<string, { sentAt: number; time: string }>();
+  const pending = new Map<string, { sentAt: number; time: string; projectId: string }>();
   const latencies: number[] = [];
   let producing = true;
 
@@ -179,8 +179,9 @@ async function measureLatency(pool: Pool, databaseUrl: string, projects: string[
       const entries = [...pending.entries()];
       const { rows } = await pool.query<{ id: string }>(
         `SELECT r.id FROM request_logs r
-           JOIN unnest($1::timestamptz[], $2::uuid[]) AS p(time, id) ON r.time = p.time AND r.id = p.id`,
-        [entries.map(([, v]) => v.time), entries.map(([id]) => id)],
+           JOIN unnest($1::uuid[], $2::timestamptz[], $3::uuid[]) AS p(project_id, time, id)
+             ON r.project_id = p.project_id AND r.time = p.time AND r.id = p.id`,
+        [entries.map(([, v]) => v.projectId), entries.map(([, v]) => v.time), entries.map(([id]) => id)],
       );
       const seenAt = performance.now();
       for (const { id } of rows) {
@@ -201,7 +202,7 @@ async function measureLatency(pool: Pool, databaseUrl: string, projects: string[
     const now = new Date();
     const events = Array.from({ length: perTick }, (_, j) => benchEvent(tick * perTick + j, projects, keys, now));
     const sentAt = performance.now();
-    for (const e of events) pending.set(e.id, { sentAt, time: e.time });
+    for (const e of events) pending.set(e.id, { sentAt, time: e.time, projectId: e.project_id });
     sends.push(sendEvents(producer, topic, events));
   }
   await Promise.all(sends);

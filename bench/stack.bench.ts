@@ -9,7 +9,7 @@
  * uppercase → respond), deployed, and a user key (bench/stack/project.ts).
  *
  * In one run, autocannon (50 connections, 10 s after a 3 s warm-up), each target right after a
- * raw node:http run of its own (bench/gateway/raw-server.ts), which its ratio is to:
+ * raw node:http run of its own (bench/gateway/raw-server.js), which its ratio is to:
  *   public   — the gateway of the stack on /shout;
  *   keyed    — the same flow behind the user key;
  *   node_red — Node-RED 4 on the same flow (bench/gateway/node-red.ts), beside the idle stack.
@@ -28,7 +28,10 @@
  * Goals (issue 25): public ≥ 0.50×, keyed ≥ 0.35× of raw; gateway ≥ 5× Node-RED; p99 < 10 ms;
  * log-ingest ≤ 6 µs, PostgreSQL ≤ 6 µs, Kafka ≤ 3 µs of CPU per logged request.
  * Env: BENCH_SECONDS (10), BENCH_CONNECTIONS (50), BENCH_TARGETS (public, keyed, node_red;
- * default all), BENCH_KEEP_STACK=1 (leave a stack started here running).
+ * default all), BENCH_KEEP_STACK=1 (leave a stack started here running), BENCH_RATE (req/s:
+ * the gateway targets run at this fixed rate instead of as fast as they are answered, and no
+ * raw or Node-RED run is made — CPU per request depends on the rate, since batches fill
+ * differently, so two versions of the pipeline are compared at the same rate).
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -49,6 +52,7 @@ const IDLE_SECONDS = 5;
 const DRAIN_TIMEOUT_MS = 180_000;
 const EXPECTED = JSON.stringify({ result: 'HELLO BENCH' });
 const KEY_LIMIT_PER_MIN = 1_000_000;
+const RATE = process.env.BENCH_RATE ? Number(process.env.BENCH_RATE) : undefined;
 const OPTIONAL_TARGETS = ['public', 'keyed', 'node_red'] as const;
 const TARGETS = new Set(process.env.BENCH_TARGETS ? process.env.BENCH_TARGETS.split(',').map((name) => name.trim()) : OPTIONAL_TARGETS);
 for (const name of TARGETS) {
@@ -60,7 +64,12 @@ const PROCESSES = [...STACK_APPS, 'kafka', 'redis', 'postgres', 'postgres_stack_
 type ProcessName = (typeof PROCESSES)[number];
 type Cpu = Record<ProcessName, number>;
 
-const { recordedPid } = require(path.join(ROOT, 'scripts/lib/processes')) as { recordedPid(name: string): number | null };
+const { recordedPid, childPid } = require(path.join(ROOT, 'scripts/lib/processes')) as {
+  /** The service's supervisor (scripts/lib/supervisor.js), which restarts it after a crash. */
+  recordedPid(name: string): number | null;
+  /** The service process itself: the one whose CPU counts. */
+  childPid(name: string): number | null;
+};
 const { stackEnv } = require(path.join(ROOT, 'scripts/lib/env')) as { stackEnv(): Record<string, string> };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
@@ -191,8 +200,8 @@ async function probe(target: Target): Promise<void> {
   }
 }
 
-async function run(target: Target, seconds = SECONDS): Promise<LoadResult> {
-  const result = await load(`http://127.0.0.1:${target.port}${target.path}`, { connections: CONNECTIONS, seconds, headers: target.headers });
+async function run(target: Target, seconds = SECONDS, rate?: number): Promise<LoadResult> {
+  const result = await load(`http://127.0.0.1:${target.port}${target.path}`, { connections: CONNECTIONS, seconds, headers: target.headers, rate });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${target.name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
   return result;
 }
@@ -226,16 +235,16 @@ async function measureStack(
   context: { pids: Pids; pool: Pool; project: BenchProject; logIngestPort: string; idleCores: Record<ProcessName, number> },
 ): Promise<StackResult> {
   const { pids, pool, project, logIngestPort, idleCores } = context;
-  const rawResult = await measureRaw(raw);
+  const rawResult = RATE === undefined ? await measureRaw(raw) : null;
   await probe(target);
   const warmFrom = await rowsInserted(logIngestPort);
-  const warm = await run(target, WARMUP_SECONDS);
+  const warm = await run(target, WARMUP_SECONDS, RATE);
   await drain(logIngestPort, warmFrom, warm.total);
   const rowsBefore = await projectRows(pool, project.id);
   const from = await rowsInserted(logIngestPort);
   let drainSeconds = 0;
   const { cpu, threads, seconds, result } = await measureCpu(pids, pool, async () => {
-    const loaded = await run(target);
+    const loaded = await run(target, SECONDS, RATE);
     drainSeconds = await drain(logIngestPort, from, loaded.total);
     return loaded;
   });
@@ -253,14 +262,14 @@ async function measureStack(
       .filter(([, us]) => us >= 0.1)
       .sort((a, b) => b[1] - a[1]),
   );
-  const ratio = round(result.requestsPerSecond / rawResult.requestsPerSecond, 2);
+  const ratio = rawResult === null ? NaN : round(result.requestsPerSecond / rawResult.requestsPerSecond, 2);
   process.stdout.write(
-    `${describeLoad(target.name, result)}   ${ratio}× raw; log pipeline drained ${drainSeconds.toFixed(1)} s after the load (${logged} rows, each once)\n` +
+    `${describeLoad(target.name, result)}   ${rawResult === null ? `fixed rate ${RATE}/s` : `${ratio}× raw`}; log pipeline drained ${drainSeconds.toFixed(1)} s after the load (${logged} rows, each once)\n` +
       `          CPU µs/request: ${PROCESSES.map((name) => `${name} ${cpuUs[name]}`).join(', ')}\n` +
       `          net of idle:    ${PROCESSES.map((name) => `${name} ${cpuUsNetOfIdle[name]}`).join(', ')}\n` +
       `          gateway threads µs/request: ${Object.entries(gatewayThreadsUs).map(([name, us]) => `${name} ${us}`).join(', ')}\n`,
   );
-  return { ...result, rawRps: rawResult.requestsPerSecond, ratio, drainSeconds, cpuUs, cpuUsNetOfIdle, gatewayThreadsUs };
+  return { ...result, rawRps: rawResult?.requestsPerSecond ?? NaN, ratio, drainSeconds, cpuUs, cpuUsNetOfIdle, gatewayThreadsUs };
 }
 
 async function main(): Promise<void> {
@@ -279,7 +288,7 @@ async function main(): Promise<void> {
   try {
     const apps = Object.fromEntries(
       STACK_APPS.map((name) => {
-        const pid = recordedPid(name);
+        const pid = childPid(name);
         if (pid === null) throw new Error(`${name} of the stack does not run`);
         return [name, pid];
       }),
@@ -296,9 +305,9 @@ async function main(): Promise<void> {
     const gatewayPort = Number(env.GATEWAY_PORT);
 
     const [rawPort, nodeRedPort] = await Promise.all([freePort(), freePort()]);
-    const rawProcess = startProcess('raw', ['scripts/run-ts.js', 'bench/gateway/raw-server.ts', String(rawPort)], process.env, ROOT);
+    const rawProcess = startProcess('raw', ['bench/gateway/raw-server.js', String(rawPort)], process.env, ROOT);
     services.push(rawProcess);
-    const nodeRed = TARGETS.has('node_red') ? startNodeRed(ROOT, nodeRedPort) : null;
+    const nodeRed = TARGETS.has('node_red') && RATE === undefined ? startNodeRed(ROOT, nodeRedPort) : null;
     if (nodeRed) {
       services.push(nodeRed);
       nodeRedCleanup = nodeRed.cleanup;
@@ -364,6 +373,7 @@ async function main(): Promise<void> {
       bench: 'stack',
       connections: CONNECTIONS,
       seconds: SECONDS,
+      rate: RATE ?? null,
       idle_cores: idleCores,
       public: targetSummary(results.public),
       keyed: targetSummary(results.keyed),

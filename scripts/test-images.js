@@ -14,8 +14,9 @@
 //  5. the shutdown drill: under traffic, `podman stop` (SIGTERM) the gateway, then log-ingest
 //     (a new one takes over): each must exit 0; no answer may be an error, and every answered
 //     request must reach request_logs exactly once;
-//  6. docker-compose.yml: validated with podman-compose (`config`); it is not run (its
-//     postgres/redis/kafka images cannot be pulled here).
+//  6. docker-compose.yml: read by podman-compose (`--dry-run up --no-build`), which must resolve
+//     every app service to the image built here; it is not run (its postgres/redis/kafka images
+//     cannot be pulled here).
 // Exit code 0 when everything held. Containers, database and topics are removed at the end
 // (TEST_IMAGES_KEEP=1 keeps the containers and database for a look).
 'use strict';
@@ -194,9 +195,9 @@ async function readmeFlow(ports) {
   check(call.status === 200 && call.json?.message === 'Hello Ada', `the gateway answered ${call.status} ${call.text}`);
   const logs = await waitFor('the call in the project logs', async () => {
     const answer = await request(`${api}/projects/${project.json.id}/logs`, { headers: auth });
-    return answer.status === 200 && (answer.json?.items ?? answer.json?.data ?? []).some((item) => item.path === '/hello' && item.status === 200) ? answer : null;
+    return answer.status === 200 && (answer.json?.items ?? []).some((item) => item.endpoint === '/hello' && item.status === 200) ? answer : null;
   });
-  say(`README flow: signed up, project ${subdomain}, endpoint deployed, gateway answered "${call.json.message}", the call is in the logs (${(logs.json.items ?? logs.json.data).length} entries)`);
+  say(`README flow: signed up, project ${subdomain}, endpoint deployed, gateway answered "${call.json.message}", the call is in the logs (${logs.json.items.length} entries)`);
   return { projectId: project.json.id, host };
 }
 
@@ -314,13 +315,24 @@ async function shutdownDrill({ ports, env, host, projectId, pool, containers }) 
 
 // ---------------------------------------------------------------- docker-compose.yml
 
+/**
+ * Debian's podman-compose (1.0.3) has no `config` command; `--dry-run up --no-build` parses the
+ * file and prints the `podman create` line of every service without starting anything (it
+ * does create the project's volumes and network, removed here right after).
+ */
 async function validateCompose() {
   if (!has('podman-compose')) await withLock(async () => aptInstall(['podman-compose'], log, false));
-  const result = spawnSync('podman-compose', ['-f', path.join(root, 'docker-compose.yml'), 'config'], { cwd: root, encoding: 'utf8' });
-  check(result.status === 0, `podman-compose config failed: ${`${result.stderr}${result.stdout}`.trim().split('\n').slice(-10).join('\n')}`);
-  const text = result.stdout;
-  for (const app of APPS) check(text.includes(`image: flowgate/${app}:local`), `docker-compose.yml does not use flowgate/${app}:local`);
-  say('docker-compose.yml: podman-compose config accepts it and it names the five images built here (not run: its postgres/redis/kafka images cannot be pulled here)');
+  const project = `flowgate-images-${run}`;
+  const result = spawnSync('podman-compose', ['-p', project, '--dry-run', '-f', path.join(root, 'docker-compose.yml'), 'up', '--no-build'], { cwd: root, encoding: 'utf8' });
+  for (const volume of ['postgres-data', 'kafka-data']) spawnSync('podman', ['volume', 'rm', '-f', `${project}_${volume}`]);
+  spawnSync('podman', ['network', 'rm', '-f', `${project}_default`]);
+  const output = `${result.stdout}${result.stderr}`;
+  check(result.status === 0, `podman-compose could not read docker-compose.yml: ${output.trim().split('\n').slice(-10).join('\n')}`);
+  for (const app of APPS) {
+    const line = output.split('\n').find((text) => text.startsWith('podman create') && text.includes(`com.docker.compose.service=${app} `));
+    check(line?.includes(` flowgate/${app}:local`), `docker-compose.yml: service ${app} does not run flowgate/${app}:local`);
+  }
+  say('docker-compose.yml: podman-compose --dry-run reads it and runs the five images built here (not started: its postgres/redis/kafka images cannot be pulled here)');
 }
 
 // ---------------------------------------------------------------- main

@@ -20,14 +20,15 @@ type Autocannon = (options: {
   connections: number;
   duration: number;
   headers?: Record<string, string>;
+  overallRate?: number;
 }) => Promise<AutocannonResult>;
 
 // autocannon ships no types; its promise API is this one call.
 const autocannon = require('autocannon') as Autocannon;
 
-/** One autocannon run (keep-alive connections, no pipelining). */
-export async function load(url: string, options: { connections: number; seconds: number; headers?: Record<string, string> }): Promise<LoadResult> {
-  const result = await autocannon({ url, connections: options.connections, duration: options.seconds, headers: options.headers });
+/** One autocannon run (keep-alive connections, no pipelining); `rate`: requests per second in all, else as fast as answered. */
+export async function load(url: string, options: { connections: number; seconds: number; headers?: Record<string, string>; rate?: number }): Promise<LoadResult> {
+  const result = await autocannon({ url, connections: options.connections, duration: options.seconds, headers: options.headers, overallRate: options.rate });
   return {
     requestsPerSecond: Math.round(result.requests.average),
     p50Ms: result.latency.p50,

@@ -3,20 +3,10 @@
  * dialog, delete it through the confirmation — only Tab, typing, Enter, Space and Escape.
  */
 import { randomBytes } from 'node:crypto';
-import type { Page } from 'playwright-core';
 import { browserSuite } from './support/browser-test';
+import { tabTo } from './support/keyboard';
 
 const { suite, test } = browserSuite();
-
-/** Presses Tab until the control with this role and accessible name has the focus (at most 40 times). */
-async function tabTo(page: Page, role: Parameters<Page['getByRole']>[0], name: string) {
-  const target = page.getByRole(role, { name, exact: true });
-  for (let i = 0; i < 40; i += 1) {
-    await page.keyboard.press('Tab');
-    if (await target.evaluate((element) => element === element.ownerDocument.activeElement).catch(() => false)) return;
-  }
-  throw new Error(`Tab never reached ${role} "${name}"`);
-}
 
 test('sign up, create a project and a key, and delete it with the keyboard alone', async ({ page, consoleErrors }) => {
   await page.goto('/signup');

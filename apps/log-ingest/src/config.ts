@@ -17,7 +17,7 @@ const schema = z
     LOG_INGEST_PORT: env.port(3001),
     LOG_INGEST_TOPIC_PARTITIONS: env.positiveInt(6),
     // The longest a fetch waits for data: bounds how late a row becomes visible at low traffic.
-    LOG_INGEST_MAX_WAIT_MS: z.coerce.number({ error: 'must be a whole number' }).int().min(10).max(1000).default(100),
+    LOG_INGEST_MAX_WAIT_MS: z.coerce.number({ error: 'must be a whole number' }).int().min(10).max(1000).default(500),
     // Partition batches decoded at once; their rows go to PostgreSQL in shared transactions.
     LOG_INGEST_CONCURRENCY: env.positiveInt(6),
     LOG_INGEST_WRITERS: env.positiveInt(2),

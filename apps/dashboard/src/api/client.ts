@@ -27,7 +27,7 @@ export function setUnauthorizedHandler(handler: (() => void) | null): void {
   onUnauthorized = handler;
 }
 
-function pathOf(template: string, params: Record<string, string> = {}): string {
+export function pathOf(template: string, params: Record<string, string> = {}): string {
   return template.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = params[name];
     if (value === undefined) throw new Error(`api: missing path parameter ${name} for ${template}`);
@@ -55,18 +55,27 @@ async function errorOf(response: Response): Promise<ApiError> {
 export async function api<K extends OperationId>(operation: K, ...[options]: Partial<Options<K>> extends Options<K> ? [Options<K>?] : [Options<K>]): Promise<Op<K>['response']> {
   const [method, template] = (operation as string).split(' ') as [string, string];
   const { params, body, query, signal } = (options ?? {}) as { params?: Record<string, string>; body?: unknown; query?: Record<string, unknown>; signal?: AbortSignal };
+  const response = await send(method, pathOf(template, params) + queryString(query), {
+    body: body === undefined ? undefined : JSON.stringify(body),
+    contentType: body === undefined ? undefined : 'application/json',
+    signal,
+  });
+  // 204 No Content (a deleted row) has no body to parse.
+  return (response.status === 204 ? undefined : await response.json()) as Op<K>['response'];
+}
+
+/**
+ * One request to the control plane with the session, answering the `Response` when it is 2xx and
+ * throwing an `ApiError` otherwise: `api()` for JSON operations, and the few that send or answer
+ * something else (a CSV file).
+ */
+export async function send(method: string, url: string, { body, contentType, signal }: { body?: RequestInit['body']; contentType?: string; signal?: AbortSignal } = {}): Promise<Response> {
   const headers: Record<string, string> = { accept: 'application/json' };
-  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (contentType) headers['content-type'] = contentType;
   if (bearerToken) headers.authorization = `Bearer ${bearerToken}`;
   let response: Response;
   try {
-    response = await fetch(pathOf(template, params) + queryString(query), {
-      method,
-      headers,
-      credentials: 'same-origin',
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal,
-    });
+    response = await fetch(url, { method, headers, credentials: 'same-origin', body, signal });
   } catch (failure) {
     if (signal?.aborted) throw failure;
     throw new ApiError(0, 'network_error', 'The control plane cannot be reached. Check your connection and try again.');
@@ -74,8 +83,8 @@ export async function api<K extends OperationId>(operation: K, ...[options]: Par
   if (!response.ok) {
     const error = await errorOf(response);
     // A failed sign-in is a 401 too; only a lost session sends the user to /login.
-    if (response.status === 401 && !template.startsWith('/v1/auth/')) onUnauthorized?.();
+    if (response.status === 401 && !url.startsWith('/v1/auth/')) onUnauthorized?.();
     throw error;
   }
-  return (await response.json()) as Op<K>['response'];
+  return response;
 }

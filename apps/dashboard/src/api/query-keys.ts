@@ -9,5 +9,8 @@ export const queryKeys = {
   apiKeys: (projectId: string) => ['projects', projectId, 'api-keys'] as const,
   integrations: (projectId: string) => ['projects', projectId, 'integrations'] as const,
   logs: (projectId: string) => ['projects', projectId, 'logs'] as const,
+  tables: (projectId: string) => ['projects', projectId, 'tables'] as const,
+  table: (projectId: string, tableId: string) => ['projects', projectId, 'tables', tableId] as const,
+  rows: (projectId: string, tableId: string) => ['projects', projectId, 'tables', tableId, 'rows'] as const,
   subdomain: (name: string) => ['subdomains', name] as const,
 };

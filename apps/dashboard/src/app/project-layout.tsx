@@ -7,6 +7,7 @@ import { NotFoundPage } from './not-found-page';
 
 const SECTIONS = [
   ['endpoints', 'Workshop'],
+  ['data', 'Data'],
   ['keys', 'Authentication'],
   ['logs', 'Logs'],
   ['settings', 'Settings'],

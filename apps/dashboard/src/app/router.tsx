@@ -36,6 +36,8 @@ export const routes: RouteObject[] = [
                 path: 'endpoints/:endpointId',
                 lazy: () => import('../features/workshop/workshop-page').then((m) => ({ Component: m.WorkshopPage })),
               },
+              { path: 'data', lazy: () => import('../features/data/data-page').then((m) => ({ Component: m.DataPage })) },
+              { path: 'data/:tableId', lazy: () => import('../features/data/table-page').then((m) => ({ Component: m.TablePage })) },
               { path: 'keys', lazy: () => import('../features/keys/keys-page').then((m) => ({ Component: m.KeysPage })) },
               { path: 'logs', lazy: () => import('../features/logs/logs-page').then((m) => ({ Component: m.LogsPage })) },
               { path: 'settings', lazy: () => import('../features/settings/settings-page').then((m) => ({ Component: m.SettingsPage })) },

@@ -7,9 +7,17 @@ import type { z } from 'zod';
  * - `text`: a template whose value is text ("Hello {params.name}");
  * - `value`: a template that may also hold a number, boolean or JSON (typed as JSON, else text);
  * - `entries`: a JSON object template edited as key/value entries or raw JSON (Respond's body);
- * - `list`: an array of small objects (headers), each item with its own fields.
+ * - `list`: an array of small objects (headers), each item with its own fields;
+ * - `group`: one small object (a sort order), its fields side by side.
  */
-export type FieldKind = 'text' | 'value' | 'entries' | 'string' | 'number' | 'boolean' | 'enum' | 'list';
+export type FieldKind = 'text' | 'value' | 'entries' | 'string' | 'number' | 'boolean' | 'enum' | 'list' | 'group';
+
+/**
+ * What a field of a table block names: the table (`.meta({ dataTable: true })`), one of its columns
+ * (`dataColumn`) or values by column (`dataColumns`). The settings panel offers the project's
+ * tables and that table's columns there.
+ */
+export type DataTableRole = 'table' | 'column' | 'values';
 
 export interface BlockField {
   key: string;
@@ -23,9 +31,10 @@ export interface BlockField {
   nullable: boolean;
   options: readonly string[];
   defaultValue: JsonValue | undefined;
+  dataTable: DataTableRole | null;
   /** Shown only while another field holds one of these values. */
   shownWhen: Record<string, readonly string[]> | null;
-  /** For `list`: the fields of one item and the most items allowed. */
+  /** For `list`: the fields of one item and the most items allowed; for `group`: its fields. */
   itemFields: BlockField[];
   maxItems: number | null;
 }
@@ -53,13 +62,15 @@ export function describeField(key: string, schema: z.ZodType): BlockField {
   const def = current._zod.def;
   const template = meta.template === true;
   const item = def.type === 'array' ? (def.element as AnySchema) : null;
-  const itemShape = item?._zod.def.type === 'object' ? ((item as unknown as z.ZodObject).shape as Record<string, z.ZodType>) : {};
+  const object = item?._zod.def.type === 'object' ? item : def.type === 'object' ? current : null;
+  const itemShape = object ? ((object as unknown as z.ZodObject).shape as Record<string, z.ZodType>) : {};
   return {
     key,
     title: typeof meta.title === 'string' ? meta.title : key,
     kind: kindOf(def, template, defaultValue),
     template,
     referenceName: meta.referenceName === true,
+    dataTable: meta.dataTable === true ? 'table' : meta.dataColumn === true ? 'column' : meta.dataColumns === true ? 'values' : null,
     required,
     nullable,
     options: def.type === 'enum' ? Object.values(def.entries as Record<string, string>) : [],
@@ -90,6 +101,8 @@ function kindOf(def: AnySchema['_zod']['def'], template: boolean, defaultValue: 
       return 'boolean';
     case 'array':
       return 'list';
+    case 'object':
+      return 'group';
     default:
       return 'string';
   }

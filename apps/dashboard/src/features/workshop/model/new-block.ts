@@ -16,6 +16,7 @@ export function newBlockConfig(type: string, takenNames: ReadonlySet<string>): R
     if (field.referenceName) config[field.key] = freshReferenceName(`${baseName(type)}1`, takenNames);
     else if (field.defaultValue !== undefined) config[field.key] = field.defaultValue;
     else if (field.kind === 'enum') config[field.key] = field.options[0];
+    else if (field.dataTable === 'values') config[field.key] = {};
     else if (field.required && (field.kind === 'text' || field.kind === 'value' || field.kind === 'string')) config[field.key] = '';
   }
   return config;

@@ -7,7 +7,10 @@ import { useWorkshop, useWorkshopStore } from '../store/workshop-context';
 import { EntriesEditor } from './entries-editor';
 import { FieldControl } from './field-control';
 import { FieldShell } from './field-shell';
+import { GroupField } from './group-field';
 import { ListField } from './list-field';
+import { ColumnValuesEditor } from './table-fields';
+import { TableScopeProvider } from './table-scope';
 
 /** The settings of one block, one control per field of its schema (no block has a form of its own). */
 export function BlockForm({ node }: { node: FlowNode }) {
@@ -22,7 +25,7 @@ export function BlockForm({ node }: { node: FlowNode }) {
     return referencesAt({ flow, settings: settings as Parameters<typeof referencesAt>[0]['settings'] }, node.id);
   }, [store, node.id]);
 
-  return (
+  const form = (
     <div className="ws-form">
       <h2 className="ws-panel-title">
         {entry?.label ?? node.type} <span className="ws-muted">{node.id}</span>
@@ -32,6 +35,8 @@ export function BlockForm({ node }: { node: FlowNode }) {
         .filter((field) => isFieldShown(field, config))
         .map((field) => {
           const common = { field, nodeId: node.id, value: config[field.key], diagnostics, suggestions, onChange: (value: never) => setField(node.id, field.key, value) };
+          if (field.dataTable === 'values') return <ColumnValuesEditor key={field.key} {...common} />;
+          if (field.kind === 'group') return <GroupField key={field.key} {...common} />;
           if (field.kind === 'entries') return <EntriesEditor key={field.key} {...common} />;
           if (field.kind === 'list') return <ListField key={field.key} {...common} />;
           return (
@@ -50,4 +55,8 @@ export function BlockForm({ node }: { node: FlowNode }) {
         })}
     </div>
   );
+  // A table block's fields offer the project's tables and the chosen table's columns.
+  return usesTables(node.type) ? <TableScopeProvider tableName={config.table}>{form}</TableScopeProvider> : form;
 }
+
+const usesTables = (type: string) => blockFields(type).some((field) => field.dataTable !== null || field.itemFields.some((item) => item.dataTable !== null));

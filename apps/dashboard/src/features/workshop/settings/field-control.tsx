@@ -2,6 +2,7 @@ import type { Diagnostic, JsonValue, ReferenceSuggestion } from '@flowgate/flow-
 import type { BlockField } from '../model/block-fields';
 import { formatValue, parseValueText } from '../model/template-value';
 import type { ControlProps } from './field-shell';
+import { ColumnSelect, TableSelect } from './table-fields';
 import { TemplateInput } from './template-input';
 
 export interface FieldControlProps {
@@ -27,6 +28,8 @@ export function FieldControl({ field, value, onChange, control, suggestions }: F
   const aria = { id: control.id, 'aria-invalid': control.invalid || undefined, 'aria-describedby': control.describedBy };
   /** An emptied optional field is removed rather than kept as "". */
   const emptied = field.nullable ? null : field.required ? '' : undefined;
+  if (field.dataTable === 'table') return <TableSelect value={value} onChange={onChange} control={control} />;
+  if (field.dataTable === 'column') return <ColumnSelect value={value} onChange={onChange} control={control} />;
   switch (field.kind) {
     case 'text':
     case 'value':

@@ -1,0 +1,11 @@
+import type { Page } from 'playwright-core';
+
+/** Presses Tab until the control with this role and accessible name has the focus (at most 40 times). */
+export async function tabTo(page: Page, role: Parameters<Page['getByRole']>[0], name: string) {
+  const target = page.getByRole(role, { name, exact: true });
+  for (let i = 0; i < 40; i += 1) {
+    await page.keyboard.press('Tab');
+    if (await target.evaluate((element) => element === element.ownerDocument.activeElement).catch(() => false)) return;
+  }
+  throw new Error(`Tab never reached ${role} "${name}"`);
+}
