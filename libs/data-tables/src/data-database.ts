@@ -32,7 +32,10 @@ CREATE TABLE IF NOT EXISTS flowgate.usage (
   bytes bigint NOT NULL,
   PRIMARY KEY (table_id, slot)
 ) WITH (fillfactor = 50);
-CREATE INDEX IF NOT EXISTS usage_project_idx ON flowgate.usage (project_id);
+-- Checked first: CREATE INDEX IF NOT EXISTS would lock the table against writers even when the index exists.
+DO $$ BEGIN
+  IF to_regclass('flowgate.usage_project_idx') IS NULL THEN CREATE INDEX usage_project_idx ON flowgate.usage (project_id); END IF;
+END $$;
 
 -- One statement-level trigger per table and operation; the transition tables hold the rows the
 -- statement wrote, so a statement of one row or of a CSV batch pays one counter update.
