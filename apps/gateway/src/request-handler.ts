@@ -1,3 +1,4 @@
+import { PREVIEW_SUFFIX, type SecretMasker } from '@flowgate/contracts';
 import type { FlowRequest } from '@flowgate/flow-engine';
 import type { Logger } from '@flowgate/platform';
 import { randomUUID } from 'node:crypto';
@@ -14,7 +15,7 @@ import { hostHeaderOf } from './http/host-header';
 import type { HostResolver } from './http/host-resolver';
 import type { InternalRoutes } from './http/internal-routes';
 import { OPENAPI_PATH, type OpenApiRoute } from './http/openapi-route';
-import { parseBody, readRawBody } from './http/request-body';
+import { parseBody } from './http/request-body';
 import type { GatewayMetrics } from './metrics';
 import type { RequestLogSink } from './request-log/request-log-sink';
 import { requestLogEventJson } from './request-log/request-log-json';
@@ -89,8 +90,12 @@ export class RequestHandler {
     res.on('close', this.onClose);
     const host = hostHeaderOf(req.rawHeaders);
     if (host === undefined || host === null) return refuseHost(res, host);
-    const subdomain = this.deps.hosts.subdomainOf(host);
+    let subdomain = this.deps.hosts.subdomainOf(host);
     if (subdomain === null) return projectNotFound(res);
+    if (subdomain.endsWith(PREVIEW_SUFFIX)) {
+      subdomain = subdomain.slice(0, -PREVIEW_SUFFIX.length);
+      res.preview = true;
+    }
     const project = this.deps.cache.peek(subdomain);
     if (project === null) return projectNotFound(res);
     if (project !== undefined) return this.serve(req, res, project, url);
@@ -103,8 +108,11 @@ export class RequestHandler {
     );
   };
 
-  private serve(req: IncomingMessage, res: GatewayResponse, project: LoadedProject, url: string): void {
+  /** `loaded` is the live copy; a request to the preview address is served by its `preview`. */
+  private serve(req: IncomingMessage, res: GatewayResponse, loaded: LoadedProject, url: string): void {
+    const project = res.preview ? (loaded.preview ?? loaded) : loaded;
     res.projectId = project.id;
+    res.masker = project.masker;
     const queryStart = url.indexOf('?');
     const path = queryStart === -1 ? url : url.slice(0, queryStart);
     res.logPath = path.length > MAX_LOGGED_PATH ? path.slice(0, MAX_LOGGED_PATH) : path;
@@ -116,12 +124,30 @@ export class RequestHandler {
     const group = routePath === null ? undefined : project.routes.get(routePath);
     const route = group === undefined ? undefined : routeFor(group, req.method);
     if (route !== undefined) res.endpointId = route.endpointId;
+    if ((res.preview || route?.readsSecrets === true) && !res.freshnessChecked) return this.serveFresh(req, res, loaded, url);
     const query = queryStart === -1 ? '' : url.slice(queryStart + 1);
     res.logQuery = query;
     const match: RouteMatch = { project, path, group, route, query };
     const level = route === undefined ? project.baseLevel : route.authLevel;
     if (level === 0) return this.dispatch(req, res, match);
     this.authenticateThenDispatch(req, res, match, level).catch((error: unknown) => internalError(res, this.deps.logger, error));
+  }
+
+  /**
+   * Serves from the newest copy of the project (see ProjectCache.fresh): a secret replaced or a
+   * draft saved is used from the next request on, on every gateway. Without Redis, the preview
+   * refuses (as keyed requests do) and a live flow runs with the values it has.
+   */
+  private serveFresh(req: IncomingMessage, res: GatewayResponse, loaded: LoadedProject, url: string): void {
+    res.freshnessChecked = true;
+    this.deps.cache.fresh(loaded).then(
+      (current) => (current === null ? projectNotFound(res) : this.serve(req, res, current, url)),
+      (error: unknown) => {
+        if (this.lookupWarning.ready()) this.deps.logger.warn({ err: error }, 'project revision check failed (Redis unavailable?)');
+        if (!res.preview) return this.serve(req, res, loaded, url);
+        sendError(res, 'unavailable', 'The gateway cannot check this project right now; retry shortly', { 'retry-after': '1' });
+      },
+    );
   }
 
   /**
@@ -179,18 +205,22 @@ export class RequestHandler {
     route: LoadedRoute,
     query: string,
   ): Promise<void> {
-    const raw = await readRawBody(req, this.deps.maxBodyBytes);
-    if (!Buffer.isBuffer(raw)) return refuseBody(res, raw.code, raw.message);
-    if (raw.length > LARGE_BODY_BYTES) {
-      return this.deps.isolation.runWithLargeBody(res, project.id, () => {
-        const body = parseBody(raw, req.headers['content-type']);
-        if (!body.ok) return void refuseBody(res, body.code, body.message);
-        return flowToRun(req, project, route, query, body.value);
-      });
+    const { raw, release } = await this.deps.isolation.readBody(req, project.id, this.deps.maxBodyBytes);
+    try {
+      if (!Buffer.isBuffer(raw)) return refuseBody(res, raw.code, raw.message);
+      if (raw.length > LARGE_BODY_BYTES) {
+        return await this.deps.isolation.runWithLargeBody(res, project.id, () => {
+          const body = parseBody(raw, req.headers['content-type']);
+          if (!body.ok) return void refuseBody(res, body.code, body.message);
+          return flowToRun(req, project, route, query, body.value);
+        });
+      }
+      const body = parseBody(raw, req.headers['content-type']);
+      if (!body.ok) return refuseBody(res, body.code, body.message);
+      await this.run(req, res, project, route, query, body.value);
+    } finally {
+      release();
     }
-    const body = parseBody(raw, req.headers['content-type']);
-    if (!body.ok) return refuseBody(res, body.code, body.message);
-    await this.run(req, res, project, route, query, body.value);
   }
 
   /** Answers within this call when the flow ran synchronously (no port call); else returns the pending answer. */
@@ -213,7 +243,7 @@ export class RequestHandler {
       method: res.req.method ?? 'GET',
       status,
       code: finished ? res.errorCode : 'client_closed_request',
-      query: res.logQuery,
+      query: maskedQuery(res.masker, res.logQuery),
       message: finished ? res.errorMessage : CLIENT_CLOSED_MESSAGE,
       errorNodeId: res.errorNodeId,
       durationMs: Math.round(durationMs * 1000) / 1000,
@@ -237,6 +267,9 @@ function flowToRun(req: IncomingMessage, project: LoadedProject, route: LoadedRo
   );
   return { projectId: project.id, flow: route.prepared!, ports: project.ports, request };
 }
+
+/** A caller may send a secret's value in the query; the log keeps it masked. */
+const maskedQuery = (masker: SecretMasker | null, query: string): string => (masker === null || query === '' ? query : masker.text(query));
 
 function refuseHost(res: GatewayResponse, host: undefined | null): void {
   sendError(res, 'invalid_request', host === null ? 'Send exactly one Host header' : 'Send a Host header naming the project');

@@ -7,6 +7,7 @@ import { useWorkshopActions } from './actions/use-workshop-actions';
 import { FlowCanvas } from './canvas/flow-canvas';
 import { ProblemsPanel } from './diagnostics/problems-panel';
 import { useLiveDiagnostics } from './diagnostics/use-live-diagnostics';
+import { FlowContextProvider, useProjectFlowContext } from './flow-context';
 import { elkLayouter } from './layout/elk-worker-layouter';
 import { tidyUp } from './layout/tidy-up';
 import { ActionPool } from './pool/action-pool';
@@ -43,7 +44,8 @@ function EditorLayout({ endpoint }: { endpoint: Endpoint }) {
   const actions = useWorkshopActions(endpoint.project_id, endpoint.id);
   const dirty = useWorkshop(isDirty);
   const blocker = useLeaveGuard(dirty);
-  useLiveDiagnostics();
+  const flowContext = useProjectFlowContext(endpoint.project_id);
+  useLiveDiagnostics(flowContext);
 
   const handlers = useMemo(() => ({ save: () => void actions.save(), deploy: () => void actions.deploy() }), [actions.save, actions.deploy]);
   useWorkshopShortcuts(store, handlers, search);
@@ -56,6 +58,7 @@ function EditorLayout({ endpoint }: { endpoint: Endpoint }) {
   }, [store, getNodes, fitView]);
 
   return (
+    <FlowContextProvider value={flowContext}>
     <div className="workshop">
       <WorkshopToolbar
         endpoint={endpoint}
@@ -90,5 +93,6 @@ function EditorLayout({ endpoint }: { endpoint: Endpoint }) {
       <ProblemsPanel />
       {blocker.state === 'blocked' && <LeaveDialog blocker={blocker} />}
     </div>
+    </FlowContextProvider>
   );
 }
