@@ -2,6 +2,7 @@ import { ReactFlowProvider, useReactFlow } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { errorMessage } from '../../api/api-error';
+import { useTables } from '../../api/tables';
 import type { Endpoint } from '../../api/types';
 import { useWorkshopActions } from './actions/use-workshop-actions';
 import { FlowCanvas } from './canvas/flow-canvas';
@@ -43,7 +44,8 @@ function EditorLayout({ endpoint }: { endpoint: Endpoint }) {
   const actions = useWorkshopActions(endpoint.project_id, endpoint.id);
   const dirty = useWorkshop(isDirty);
   const blocker = useLeaveGuard(dirty);
-  useLiveDiagnostics();
+  const tables = useTables(endpoint.project_id);
+  useLiveDiagnostics(tables.data);
 
   const handlers = useMemo(() => ({ save: () => void actions.save(), deploy: () => void actions.deploy() }), [actions.save, actions.deploy]);
   useWorkshopShortcuts(store, handlers, search);
