@@ -7,6 +7,7 @@ import userEvent from '@testing-library/user-event';
 import { createRef } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { createQueryClient } from '../../../api/query-client';
+import type { DataTable } from '../../../api/types';
 import { fakeApi, project } from '../../../testing/fake-api';
 import { ProblemsPanel } from '../diagnostics/problems-panel';
 import { useLiveDiagnostics } from '../diagnostics/use-live-diagnostics';
@@ -17,7 +18,7 @@ import { createWorkshopStore } from '../store/workshop-store';
 import { SettingsPanel } from './settings-panel';
 
 const at = { x: 0, y: 0 };
-const orders = {
+const orders: DataTable = {
   id: '00000000-0000-7000-8000-000000000001',
   name: 'orders',
   columns: [
