@@ -64,7 +64,12 @@ const PROCESSES = [...STACK_APPS, 'kafka', 'redis', 'postgres', 'postgres_stack_
 type ProcessName = (typeof PROCESSES)[number];
 type Cpu = Record<ProcessName, number>;
 
-const { recordedPid } = require(path.join(ROOT, 'scripts/lib/processes')) as { recordedPid(name: string): number | null };
+const { recordedPid, childPid } = require(path.join(ROOT, 'scripts/lib/processes')) as {
+  /** The service's supervisor (scripts/lib/supervisor.js), which restarts it after a crash. */
+  recordedPid(name: string): number | null;
+  /** The service process itself: the one whose CPU counts. */
+  childPid(name: string): number | null;
+};
 const { stackEnv } = require(path.join(ROOT, 'scripts/lib/env')) as { stackEnv(): Record<string, string> };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
@@ -283,7 +288,7 @@ async function main(): Promise<void> {
   try {
     const apps = Object.fromEntries(
       STACK_APPS.map((name) => {
-        const pid = recordedPid(name);
+        const pid = childPid(name);
         if (pid === null) throw new Error(`${name} of the stack does not run`);
         return [name, pid];
       }),
@@ -347,7 +352,9 @@ async function main(): Promise<void> {
         : null,
     };
 
-    const pipeline = (result: StackResult | null) => result && round(result.cpuUs['log-ingest'] + result.cpuUs.postgres + result.cpuUs.kafka);
+    // PostgreSQL as the stack's own backends: the whole server's figure also holds whatever else
+    // uses it (other databases); on a machine of its own the two agree.
+    const pipeline = (result: StackResult | null) => result && round(result.cpuUs['log-ingest'] + result.cpuUs.postgres_stack_db + result.cpuUs.kafka);
     const versusNodeRed = (result: StackResult | null) => (result && results.node_red ? round(result.ratio / results.node_red.ratio, 1) : null);
     const targetSummary = (result: StackResult | null) =>
       result && {
@@ -379,7 +386,7 @@ async function main(): Promise<void> {
         x_node_red_ge_5: results.public && results.node_red ? versusNodeRed(results.public)! >= 5 : null,
         p99_lt_10_ms: measured.length > 0 ? measured.every((result) => result.p99Ms < 10) : null,
         log_ingest_le_6_us: measured.length > 0 ? measured.every((result) => result.cpuUs['log-ingest'] <= 6) : null,
-        postgres_le_6_us: measured.length > 0 ? measured.every((result) => result.cpuUs.postgres <= 6) : null,
+        postgres_le_6_us: measured.length > 0 ? measured.every((result) => result.cpuUs.postgres_stack_db <= 6) : null,
         kafka_le_3_us: measured.length > 0 ? measured.every((result) => result.cpuUs.kafka <= 3) : null,
       },
     };

@@ -12,6 +12,10 @@ import type { Gateway } from '../../apps/gateway/src/gateway';
 import { startGateway } from '../../apps/gateway/src/testing/gateway-harness';
 import { call } from '../../apps/gateway/src/testing/http-call';
 
+// The first runs start worker threads and load the adapters from TypeScript source, on the
+// gateway and in the control plane's test-run threads: a busy machine takes far longer than 30 s.
+jest.setTimeout(180_000);
+
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const node = (id: string, type: string, config: Record<string, unknown>) => ({ id, type, position: { x: 0, y: 0 }, config });

@@ -9,7 +9,11 @@ import type { AddressInfo } from 'node:net';
 import { bandedPng } from '../../apps/gateway/src/testing/banded-png';
 
 export interface NoiseLane {
+  /** Shown in the counts (several lanes may share a path). */
+  name: string;
   path: string;
+  /** Default POST; a GET sends no body. */
+  method?: 'GET' | 'POST';
   /** The request body; `{{IMAGE_URL}}` is replaced by the image server's address. */
   body: string;
   connections: number;
@@ -47,10 +51,12 @@ function outcomeOf(status: number, text: string): string {
   }
 }
 
-function post(agent: http.Agent, path: string, body: string): Promise<string> {
+function send(agent: http.Agent, lane: NoiseLane, body: string): Promise<string> {
+  const get = lane.method === 'GET';
+  const headers: http.OutgoingHttpHeaders = get ? { host: config.host } : { host: config.host, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
   return new Promise((resolve) => {
     const req = http.request(
-      { host: '127.0.0.1', port: config.port, path, method: 'POST', agent, headers: { host: config.host, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      { host: '127.0.0.1', port: config.port, path: lane.path, method: lane.method ?? 'POST', agent, headers },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -59,13 +65,13 @@ function post(agent: http.Agent, path: string, body: string): Promise<string> {
       },
     );
     req.on('error', (error) => resolve(`connection ${(error as NodeJS.ErrnoException).code ?? error.message}`));
-    req.end(body);
+    req.end(get ? undefined : body);
   });
 }
 
-async function lane(path: string, body: string): Promise<void> {
+async function run(lane: NoiseLane, body: string): Promise<void> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  while (!stopping) record(path, await post(agent, path, body));
+  while (!stopping) record(lane.name, await send(agent, lane, body));
   agent.destroy();
 }
 
@@ -76,8 +82,8 @@ async function main(): Promise<void> {
   await new Promise<void>((resolve) => images.listen(0, '127.0.0.1', resolve));
   const imageUrl = `http://127.0.0.1:${(images.address() as AddressInfo).port}/big.png`;
   const running: Array<Promise<void>> = [];
-  for (const { path, body, connections } of config.lanes) {
-    for (let i = 0; i < connections; i++) running.push(lane(path, body.replace('{{IMAGE_URL}}', imageUrl)));
+  for (const lane of config.lanes) {
+    for (let i = 0; i < lane.connections; i++) running.push(run(lane, lane.body.replace('{{IMAGE_URL}}', imageUrl)));
   }
   process.send!({ ready: true } satisfies NoiseMessage);
   await nextMessage();

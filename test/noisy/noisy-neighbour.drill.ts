@@ -1,19 +1,26 @@
 /**
- * The noisy-neighbour drill (`npm run test:noisy`, issue 17). One gateway process (the
- * production build in dist/, with the deployment's Node flags), two projects. A probe — autocannon on the quiet
- * project's simple flow — is measured on the quiet gateway, then again while the noisy
- * project runs the worst flows there are at 50 concurrent connections (noise.ts, its own
- * process): the value-doubling flow of the issue, the largest allowed pattern on the largest
- * allowed text, maximum-size JSON bodies, image filters at the pixel cap (from a server on
- * 127.0.0.1), and a flow that uses up its CPU budget.
+ * The noisy-neighbour drill (`npm run test:noisy`, issues 17 and 20). One gateway process (the
+ * production build in dist/, with the deployment's Node flags), two projects. Two probes on
+ * the quiet project's simple flow — autocannon (10 connections: throughput) and one request at
+ * a time (what a single client waits: sequential-probe.ts) — are measured on the quiet gateway,
+ * then again while the noisy project (its own process, noise.ts) runs every abuse there is:
+ * the value-doubling flow (422) and bodies over the limit (413) as a flood of cheap failures,
+ * the largest allowed pattern on the largest allowed text, a pattern small to write and huge to
+ * run (refused), one just under the program cap (worker pool), a pattern holding a worker
+ * thread, values adding up past the run's memory budget, maximum-size JSON bodies, image
+ * filters at the pixel cap, a flow that uses up its CPU budget, and fetches of a 4 MB OpenAPI
+ * document. Then a control plane of the same build: one account's Workshop test runs of the
+ * abusive flows, 12 at once, while another account's `GET /v1/projects` is probed one request
+ * at a time (test-run-abuse.ts).
  *
- * Prints the probe's p50/p99 and throughput against the quiet run, the loop's longest stall
- * (prom-client's event-loop delay during the noise), and every abusive answer by status and
- * code. Goals: probe p99 < 25 ms, throughput ≥ 50 % of quiet, no 500 internal_error, no answer
- * without a JSON error body, no connection error, the gateway alive and ready afterwards.
- * Exit code 1 when a goal is missed. Env: NOISY_SECONDS (10), PROBE_CONNECTIONS (10),
- * NOISY_FLOWS (comma list of double, regex, json, image, cpu; default all), GATEWAY_NODE_FLAGS,
- * REDIS_URL, KAFKA_BROKERS.
+ * Prints the probes' p50/p99 against the quiet runs, the loop's longest stall, the heap's
+ * high-water marks (gateway and control plane), how many processes crashed, and every abusive
+ * answer by status and code. Goals: sequential probe p50 < 2 ms and p99 < 25 ms (on a quiet
+ * machine), 10-connection probe throughput ≥ 50 % of quiet, no 500 internal_error, no answer
+ * without a JSON error body, no process crashed, the gateway ready afterwards. Exit code 1 when
+ * a goal is missed. Env: NOISY_SECONDS (10), PROBE_CONNECTIONS (10), NOISY_FLOWS (comma list of
+ * lane names, default all), NOISY_TEST_RUNS (1; 0 skips the control-plane part),
+ * GATEWAY_NODE_FLAGS, REDIS_URL, KAFKA_BROKERS.
  */
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -23,8 +30,11 @@ import { publishedRoute, respond, TestPublisher, type Block } from '../../apps/g
 import { load, type LoadResult } from '../../bench/gateway/load';
 import { freePort, get, startProcess, waitUntilServing, type Service } from '../../bench/gateway/processes';
 import type { NoiseConfig, NoiseLane, NoiseMessage } from './noise';
+import { heapHighWater, sequentialProbe, type SequentialResult } from './sequential-probe';
+import { testRunAbuse } from './test-run-abuse';
 
 const ROOT = path.resolve(__dirname, '../..');
+const { stackEnv } = require(path.join(ROOT, 'scripts/lib/env')) as { stackEnv(): Record<string, string> };
 /** `npm run build`'s backend part (scripts/build.js): the gateway runs from dist/ as deployed. */
 const { buildBackend } = require(path.join(ROOT, 'scripts/build')) as { buildBackend(outDir?: string): number };
 const SECONDS = Number(process.env.NOISY_SECONDS ?? 10);
@@ -52,26 +62,55 @@ const NOISY_ROUTES = [
   publishedRoute({ path: '/image', method: 'POST', blocks: [{ type: 'manipulate_image', config: { image_url: '{body.url}', operation: 'blur', value: 40, ref: 'out' } }, respond({ url: '{result.out}' })] }),
   // As many blocks as a flow may have, each working on the largest text: more than the CPU budget.
   publishedRoute({ path: '/cpu', method: 'POST', blocks: [setVariable('{body.s}'), ...Array.from({ length: 480 }, (_, i) => changeCase(i)), respond({ done: true })] }),
+  // Issue 20: 1 Mi characters, then 470 case changes each kept under its own name (FLOW_MAX_RUN_BYTES).
+  publishedRoute({
+    path: '/keep',
+    method: 'POST',
+    blocks: [
+      setVariable('abcdefghijklmnop'),
+      ...Array.from({ length: 16 }, () => setVariable('{local.v}{local.v}')),
+      ...Array.from({ length: 470 }, (_, i) => ({ type: 'manipulate_text', config: { input: '{local.v}', operation: i % 2 === 0 ? 'uppercase' : 'lowercase', ref: `r${i}` } })),
+      respond({ done: true }),
+    ],
+  }),
+  // Issue 20: a pattern under the program cap that holds a worker thread for seconds on 60 KB.
+  publishedRoute({ path: '/hog', method: 'POST', blocks: [{ type: 'match_regex', config: { input: '{body.t}', pattern: '.{0,1000}z', flags: 's', ref: 'm' } }, respond({ m: '{result.m.isMatch}' })] }),
 ];
 
-/** 50 connections over the five flows. */
+/** A large OpenAPI document for the noisy project (its size is bounded by the project's limits). */
+const bigDescription = () => ({
+  openapi: '3.1.0',
+  info: { title: 'Noisy', version: '1' },
+  paths: Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`/big${i}`, { get: { description: 'x'.repeat(500_000), responses: { 200: { description: 'ok' } } } }])),
+});
+
+/** 48 connections over the abuses; the flood of cheap failures (the first two lanes) is issue 20's: 8 clients each. */
 function lanes(): NoiseLane[] {
   const items = Array.from({ length: 30_000 }, (_, i) => ({ id: i, name: `item ${i}`, tags: ['a', 'b'] }));
   let count = items.length;
   let json = JSON.stringify({ items });
   while (Buffer.byteLength(json) > BODY_LIMIT - 64) json = JSON.stringify({ items: items.slice(0, (count -= 100)) });
   const pattern = '(a?)'.repeat(REGEX_PATTERN_LIMIT / 4);
+  const issueText = `${'a'.repeat(4094)}z`;
   const all: NoiseLane[] = [
-    { path: '/double', body: JSON.stringify({ s: 'x'.repeat(16) }), connections: 10 },
-    { path: '/regex', body: JSON.stringify({ p: pattern, t: 'a'.repeat(BODY_LIMIT - pattern.length - 64) }), connections: 10 },
-    { path: '/json', body: json, connections: 10 },
-    { path: '/image', body: JSON.stringify({ url: '{{IMAGE_URL}}' }), connections: 10 },
-    { path: '/cpu', body: JSON.stringify({ s: 'Ab'.repeat((BODY_LIMIT - 64) / 2) }), connections: 10 },
+    { name: 'double', path: '/double', body: JSON.stringify({ s: 'x'.repeat(16) }), connections: 8 },
+    { name: 'too-large', path: '/regex', body: JSON.stringify({ p: 'a', t: 'a'.repeat(1_600_000) }), connections: 8 },
+    { name: 'regex', path: '/regex', body: JSON.stringify({ p: pattern, t: 'a'.repeat(BODY_LIMIT - pattern.length - 64) }), connections: 4 },
+    { name: 'program', path: '/regex', body: JSON.stringify({ p: '((.)|b){0,1000}z', t: issueText }), connections: 4 },
+    { name: 'near-cap', path: '/regex', body: JSON.stringify({ p: '((.)|b){0,300}z', t: issueText }), connections: 4 },
+    { name: 'hog', path: '/hog', body: JSON.stringify({ t: `${'a'.repeat(59_999)}z` }), connections: 4 },
+    { name: 'keep', path: '/keep', body: '{}', connections: 4 },
+    { name: 'json', path: '/json', body: json, connections: 4 },
+    { name: 'image', path: '/image', body: JSON.stringify({ url: '{{IMAGE_URL}}' }), connections: 4 },
+    { name: 'cpu', path: '/cpu', body: JSON.stringify({ s: 'Ab'.repeat((BODY_LIMIT - 64) / 2) }), connections: 2 },
+    { name: 'openapi', path: '/_openapi.json', method: 'GET', body: '', connections: 2 },
   ];
-  // NOISY_FLOWS=double,json runs only those (to see what one kind of abuse costs); same connections each.
-  const only = process.env.NOISY_FLOWS?.split(',').map((name) => `/${name.trim()}`);
-  return only ? all.filter((lane) => only.includes(lane.path)) : all;
+  // NOISY_FLOWS=double,too-large runs only those (to see what one kind of abuse costs); same connections each.
+  const only = process.env.NOISY_FLOWS?.split(',').map((name) => name.trim());
+  return only ? all.filter((lane) => only.includes(lane.name)) : all;
 }
+
+const formatSequential = (run: SequentialResult): string => `p50 ${run.p50Ms} ms   p99 ${run.p99Ms} ms   (${run.requests} requests, ${run.failures} failed)`;
 
 async function loopStallMs(port: number, host: string): Promise<number> {
   const metrics = await get(port, '/_metrics', { host });
@@ -109,7 +148,8 @@ function startNoise(config: NoiseConfig): { ready: Promise<void>; stop(): Promis
   };
 }
 
-const isClear = (outcome: string): boolean => !/internal_error|not_json|no_code|^connection|^0 /.test(outcome);
+/** The gateway closes the connection after a 413 (the rest of the body is not read): the client may see that first. */
+const isClear = (lane: string, outcome: string): boolean => !/internal_error|not_json|no_code|^0 /.test(outcome) && (lane === 'too-large' || !/^connection/.test(outcome));
 
 async function main(): Promise<void> {
   const { ensureServices } = require(path.join(ROOT, 'scripts/lib/services')) as {
@@ -125,6 +165,7 @@ async function main(): Promise<void> {
       subdomain: `quiet-${randomBytes(4).toString('hex')}`,
     });
     await publisher.publish(noisy);
+    await publisher.describe(noisy, bigDescription(), { notify: false });
     await publisher.publish(quiet);
     const port = await freePort();
     buildBackend();
@@ -150,36 +191,61 @@ async function main(): Promise<void> {
     await waitUntilServing(gateway, port, '/ping', { host: quietHost });
     const probeUrl = `http://127.0.0.1:${port}/ping`;
     const probe = (): Promise<LoadResult> => load(probeUrl, { connections: PROBE_CONNECTIONS, seconds: SECONDS, headers: { host: quietHost } });
+    const sequential = (): Promise<SequentialResult> => sequentialProbe({ port, path: '/ping', headers: { host: quietHost } }, SECONDS);
 
-    process.stdout.write(`noisy-neighbour drill: probe ${PROBE_CONNECTIONS} connections, ${SECONDS} s per phase; noise 50 connections over ${NOISY_ROUTES.length} flows\n`);
+    const noiseLanes = lanes();
+    const noiseConnections = noiseLanes.reduce((sum, lane) => sum + lane.connections, 0);
+    process.stdout.write(`noisy-neighbour drill: probe ${PROBE_CONNECTIONS} connections, ${SECONDS} s per phase; noise ${noiseConnections} connections over ${noiseLanes.length} abuses\n`);
     await load(probeUrl, { connections: PROBE_CONNECTIONS, seconds: WARMUP_SECONDS, headers: { host: quietHost } });
     await loopStallMs(port, quietHost);
     const quietRun = await probe();
     const quietStall = await loopStallMs(port, quietHost);
+    const quietSequential = await sequential();
     process.stdout.write(`quiet   probe ${String(quietRun.requestsPerSecond).padStart(6)} req/s   p50 ${quietRun.p50Ms} ms   p99 ${quietRun.p99Ms} ms   longest loop stall ${quietStall} ms\n`);
+    process.stdout.write(`quiet   sequential probe ${formatSequential(quietSequential)}\n`);
 
-    const noise = startNoise({ port, host: `${noisy.subdomain}.localhost`, lanes: lanes(), imageWidth: IMAGE_SIDE, imageHeight: IMAGE_SIDE });
+    const gatewayHeap = heapHighWater(port, '/_metrics', 'flowgate_gateway_nodejs_heap_size_used_bytes', { host: quietHost });
+    const noise = startNoise({ port, host: `${noisy.subdomain}.localhost`, lanes: noiseLanes, imageWidth: IMAGE_SIDE, imageHeight: IMAGE_SIDE });
     await noise.ready;
     await new Promise((resolve) => setTimeout(resolve, WARMUP_SECONDS * 1000));
     await loopStallMs(port, quietHost);
     const noisyRun = await probe();
     const noisyStall = await loopStallMs(port, quietHost);
+    const noisySequential = await sequential();
     const counts = await noise.stop();
+    const gatewayHeapMb = gatewayHeap.stop();
     process.stdout.write(`noisy   probe ${String(noisyRun.requestsPerSecond).padStart(6)} req/s   p50 ${noisyRun.p50Ms} ms   p99 ${noisyRun.p99Ms} ms   longest loop stall ${noisyStall} ms\n`);
+    process.stdout.write(`noisy   sequential probe ${formatSequential(noisySequential)}   gateway heap high-water ${gatewayHeapMb} MB\n`);
 
-    const ready = await get(port, '/_readyz', { host: quietHost });
+    const ready = await get(port, '/_readyz', { host: quietHost }).catch(() => ({ status: 0, body: '' }));
+    const gatewayCrashed = gateway.child.exitCode !== null || gateway.child.signalCode !== null;
+    const testRuns =
+      process.env.NOISY_TEST_RUNS === '0'
+        ? null
+        : await testRunAbuse(ROOT, { ...stackEnv(), NODE_ENV: 'production' }, GATEWAY_NODE_FLAGS, SECONDS);
+    if (testRuns !== null) {
+      process.stdout.write(`control plane, another account's GET /v1/projects one at a time: quiet ${formatSequential(testRuns.quiet)}\n`);
+      process.stdout.write(`control plane, same during 12 concurrent abusive test runs:        ${formatSequential(testRuns.noisy)}   heap high-water ${testRuns.heapHighWaterMb} MB\n`);
+      process.stdout.write(`  test runs: ${Object.entries(testRuns.answers).map(([outcome, count]) => `${outcome}: ${count}`).join(', ')}\n`);
+    }
+    const crashes = Number(gatewayCrashed) + Number(testRuns?.crashed ?? false);
+    process.stdout.write(`processes crashed: ${crashes}\n`);
     const throughputRatio = Math.round((noisyRun.requestsPerSecond / Math.max(1, quietRun.requestsPerSecond)) * 100) / 100;
     process.stdout.write('abusive answers (status code: count):\n');
     for (const [route, outcomes] of Object.entries(counts)) {
       process.stdout.write(`  ${route.padEnd(8)} ${Object.entries(outcomes).map(([outcome, count]) => `${outcome}: ${count}`).join(', ')}\n`);
     }
-    const unclear = Object.values(counts).flatMap((outcomes) => Object.entries(outcomes).filter(([outcome]) => !isClear(outcome)));
+    const unclear = Object.entries(counts).flatMap(([lane, outcomes]) => Object.keys(outcomes).filter((outcome) => !isClear(lane, outcome)));
     const goals = {
+      sequential_probe_p50_lt_2_ms: noisySequential.p50Ms < 2,
+      sequential_probe_p99_lt_25_ms: noisySequential.p99Ms < 25,
       probe_p99_lt_25_ms: noisyRun.p99Ms < 25,
       probe_throughput_ge_50_percent: throughputRatio >= 0.5,
       every_abusive_answer_clear: unclear.length === 0,
       probe_all_2xx: noisyRun.non2xx === 0 && noisyRun.errors === 0,
-      gateway_alive_and_ready: gateway.child.exitCode === null && ready.status === 200,
+      gateway_alive_and_ready: !gatewayCrashed && ready.status === 200,
+      no_process_crashed: crashes === 0,
+      control_plane_probe_all_2xx: testRuns === null || (testRuns.noisy.failures === 0 && testRuns.quiet.failures === 0),
     };
     process.stdout.write(`probe throughput under noise: ${Math.round(throughputRatio * 100)} % of quiet; goals: ${JSON.stringify(goals)}\n`);
     process.stdout.write(
@@ -187,8 +253,11 @@ async function main(): Promise<void> {
         drill: 'noisy-neighbour',
         seconds: SECONDS,
         probe_connections: PROBE_CONNECTIONS,
-        quiet: { rps: quietRun.requestsPerSecond, p50_ms: quietRun.p50Ms, p99_ms: quietRun.p99Ms, loop_stall_ms: quietStall },
-        noisy: { rps: noisyRun.requestsPerSecond, p50_ms: noisyRun.p50Ms, p99_ms: noisyRun.p99Ms, loop_stall_ms: noisyStall },
+        quiet: { rps: quietRun.requestsPerSecond, p50_ms: quietRun.p50Ms, p99_ms: quietRun.p99Ms, loop_stall_ms: quietStall, sequential: quietSequential },
+        noisy: { rps: noisyRun.requestsPerSecond, p50_ms: noisyRun.p50Ms, p99_ms: noisyRun.p99Ms, loop_stall_ms: noisyStall, sequential: noisySequential },
+        gateway_heap_high_water_mb: gatewayHeapMb,
+        test_runs: testRuns,
+        crashes,
         throughput_ratio: throughputRatio,
         abusive: counts,
         goals,

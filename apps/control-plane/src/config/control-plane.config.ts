@@ -56,6 +56,10 @@ const schema = z
     /** Workshop test runs: the same flow limits and deadline as the gateway, and a per-account rate. */
     ...flowConfigShape,
     TEST_RUNS_PER_MINUTE: env.positiveInt(60),
+    /** Test runs in worker threads (test-runs/sandbox/): threads, heap of each, runs that may wait. */
+    TEST_RUN_THREADS: env.positiveInt(4),
+    TEST_RUN_HEAP_MB: env.positiveInt(256),
+    TEST_RUN_QUEUE: env.positiveInt(16),
     SIGNUP_PER_ADDRESS_PER_HOUR: env.positiveInt(20),
     /** The limits of one project (docs/control-plane.md "Limits of one project"). */
     PROJECT_MAX_ENDPOINTS: env.positiveInt(100),
@@ -124,6 +128,7 @@ const schema = z
       workerTaskMs: value.FLOW_WORKER_TASK_MS,
     },
     testRunsPerMinute: value.TEST_RUNS_PER_MINUTE,
+    testRunSandbox: { threads: value.TEST_RUN_THREADS, heapMb: value.TEST_RUN_HEAP_MB, queue: value.TEST_RUN_QUEUE },
     signupsPerAddressPerHour: value.SIGNUP_PER_ADDRESS_PER_HOUR,
     projectLimits: {
       maxEndpoints: value.PROJECT_MAX_ENDPOINTS,

@@ -1,47 +1,51 @@
-import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import type { EmailPort, FlowPorts } from '@flowgate/flow-engine';
-import { buildFlowPorts, createFlowPortsContext, type FlowPortsContext, type PortsProject } from '@flowgate/integrations/flow-ports';
-import { createLogger, type RedisClient, SecretBox } from '@flowgate/platform';
-import { Redis } from 'ioredis';
-import { CONFIG, type ControlPlaneConfig } from '../config/control-plane.config';
-import { DataDatabase } from '../infrastructure/data-database';
+import { createDataPool } from '@flowgate/data-tables';
+import { buildFlowPorts, createFlowPortsContext, type PortsProject } from '@flowgate/integrations/flow-ports';
+import { createLogger, createRedisClient, SecretBox } from '@flowgate/platform';
+import type { SandboxSettings } from './sandbox/test-run-job';
+
+export interface TestRunPorts {
+  /** The project's ports; without `sendEmail`, Send Email checks and shows its message instead of queueing it. */
+  forProject(project: PortsProject, sendEmail: boolean): FlowPorts;
+  close(): Promise<void>;
+}
 
 /**
- * The gateway's port factory in the control plane: the same egress guard (FLOWGATE_EGRESS_*),
- * worker pool (FLOW_WORKER_*), image store, Anthropic client and email queue. The adapters load
- * on the first test run that needs them; the pool and the queue connection close at shutdown.
+ * The one place where a test run's ports are wired: the gateway's port factory with the same
+ * egress guard (FLOWGATE_EGRESS_*), heavy-work pool (FLOW_WORKER_*), image store, Anthropic
+ * client, email queue and data tables, built inside each test-run thread
+ * (sandbox/test-run.worker.ts) from its settings. The adapters load on the first run that needs
+ * them; the connections close with the thread.
  */
-@Injectable()
-export class TestRunPorts implements OnApplicationShutdown {
-  private readonly context: FlowPortsContext;
-
-  constructor(@Inject(CONFIG) config: ControlPlaneConfig, @Inject(Redis) redis: RedisClient, secrets: SecretBox, data: DataDatabase) {
-    this.context = createFlowPortsContext({
-      settings: {
-        publicUrlTemplate: config.gatewayPublicUrl,
-        redisTarget: { url: config.redisUrl, clusterNodes: config.redisClusterNodes },
-        workerThreads: config.flow.workerThreads,
-        workerQueue: config.flow.workerQueue,
-        workerTaskMs: config.flow.workerTaskMs,
-      },
-      redis,
-      secrets,
-      logger: createLogger('control-plane', config.logLevel),
-      // Test runs read and write the same tables as live requests.
-      data: data.pool,
-    });
-  }
-
-  /** The project's ports; without `sendEmail`, Send Email checks and shows its message instead of queueing it. */
-  forProject(project: PortsProject, sendEmail: boolean): FlowPorts {
-    const ports = buildFlowPorts(project, this.context.deps);
-    if (ports.email && !sendEmail) ports.email = dryRun(ports.email);
-    return ports;
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.context.close();
-  }
+export function createTestRunPorts(settings: SandboxSettings): TestRunPorts {
+  const redis = createRedisClient({ url: settings.redisUrl, clusterNodes: settings.redisClusterNodes }, { node: { connectionName: 'flowgate-test-runs' } });
+  const data = createDataPool({ url: settings.dataUrl, max: 2, applicationName: 'flowgate-test-runs' });
+  const context = createFlowPortsContext({
+    settings: {
+      publicUrlTemplate: settings.gatewayPublicUrl,
+      redisTarget: { url: settings.redisUrl, clusterNodes: settings.redisClusterNodes },
+      workerThreads: settings.flow.workerThreads,
+      workerQueue: settings.flow.workerQueue,
+      workerTaskMs: settings.flow.workerTaskMs,
+    },
+    redis,
+    secrets: new SecretBox(settings.encryptionKey, [settings.previousEncryptionKey]),
+    logger: createLogger('control-plane', settings.logLevel),
+    // Test runs read and write the same tables as live requests.
+    data,
+  });
+  return {
+    forProject(project, sendEmail) {
+      const ports = buildFlowPorts(project, context.deps);
+      if (ports.email && !sendEmail) ports.email = dryRun(ports.email);
+      return ports;
+    },
+    async close() {
+      await context.close();
+      await data.end();
+      redis.disconnect();
+    },
+  };
 }
 
 const dryRun = (email: EmailPort): EmailPort => ({

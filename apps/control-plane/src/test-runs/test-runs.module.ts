@@ -4,7 +4,7 @@ import { DataTablesModule } from '../data-tables/data-tables.module';
 import { EndpointsModule } from '../endpoints/endpoints.module';
 import { IntegrationsModule } from '../integrations/integrations.module';
 import { ProjectsModule } from '../projects/projects.module';
-import { TestRunPorts } from './test-run-ports';
+import { TestRunSandbox } from './sandbox/test-run-sandbox';
 import { TestRunThrottle } from './test-run-throttle';
 import { TestRunsController } from './test-runs.controller';
 import { TestRunsService } from './test-runs.service';
@@ -13,6 +13,6 @@ import { TestRunsService } from './test-runs.service';
 @Module({
   imports: [AuthModule, ProjectsModule, IntegrationsModule, EndpointsModule, DataTablesModule],
   controllers: [TestRunsController],
-  providers: [TestRunsService, TestRunPorts, TestRunThrottle],
+  providers: [TestRunsService, TestRunSandbox, TestRunThrottle],
 })
 export class TestRunsModule {}

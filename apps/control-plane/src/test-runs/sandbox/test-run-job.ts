@@ -1,0 +1,39 @@
+import type { FlowLimits } from '@flowgate/flow-engine';
+import type { MessagePort } from 'node:worker_threads';
+import type { PortsProject } from '@flowgate/integrations/flow-ports';
+import type { TraceEntry } from '../dto/test-run.dto';
+
+/**
+ * What a test-run thread is started with (`workerData`): everything it needs to build the
+ * project's ports and run flows on its own, since it shares no object with the control plane.
+ */
+export interface SandboxSettings {
+  gatewayPublicUrl: string;
+  redisUrl: string;
+  redisClusterNodes: string[] | null;
+  encryptionKey: string;
+  previousEncryptionKey: string | undefined;
+  dataUrl: string;
+  flow: { timeoutMs: number; limits: FlowLimits; workerThreads: number; workerQueue: number; workerTaskMs: number };
+  logLevel: string;
+}
+
+/** One test run, as the thread receives it: plain data (structured clone). */
+export interface TestRunJob {
+  project: PortsProject;
+  /** Without it Send Email checks and shows its message instead of queueing it. */
+  sendEmail: boolean;
+  /** The flow engine's CompiledFlow. */
+  compiled: unknown;
+  request: { method: string; path: string; query: Array<[string, string]>; headers: Record<string, string>; body: unknown };
+  /** Told when the thread takes the run: the sandbox's deadline starts then. */
+  started?: MessagePort;
+}
+
+/** What the thread answers: the response as a caller of the gateway would parse it, and the trace. */
+export interface TestRunOutcome {
+  status: number;
+  body: unknown;
+  durationMs: number;
+  trace: TraceEntry[];
+}

@@ -1,0 +1,48 @@
+/**
+ * A test-run thread (Piscina worker, started by test-run-sandbox.ts with V8 resourceLimits): runs
+ * one flow at a time with the project's ports and a trace. Whatever the flow does to this
+ * thread's heap or event loop, the control plane's own thread is not touched: the thread is
+ * terminated at the deadline, or dies at its heap limit, and a new one takes its place.
+ */
+import { FairScheduler, prepareFlow, runFlow, type FlowResult } from '@flowgate/flow-engine';
+import { loadIntegrations } from '@flowgate/integrations/flow-ports';
+import { performance } from 'node:perf_hooks';
+import { workerData } from 'node:worker_threads';
+import { createTestRunPorts, type TestRunPorts } from '../test-run-ports';
+import { errorBody, TraceRecorder } from '../trace-recorder';
+import type { SandboxSettings, TestRunJob, TestRunOutcome } from './test-run-job';
+
+const settings = workerData as SandboxSettings;
+let ports: TestRunPorts | undefined;
+// Its own scheduler: long test flows take turns, as on a gateway.
+const scheduler = new FairScheduler({ maxSliceMs: settings.flow.limits.sliceMs, defer: setImmediate });
+
+// The adapters load while the thread is idle, not during its first run: from TypeScript source
+// (development, tests) that takes seconds on a busy machine, which the run's deadline would pay.
+setImmediate(() => {
+  ports ??= createTestRunPorts(settings);
+  loadIntegrations();
+});
+
+export default async function runTestFlow(job: TestRunJob): Promise<TestRunOutcome> {
+  job.started?.postMessage('started');
+  ports ??= createTestRunPorts(settings);
+  const request = { ...job.request, query: new URLSearchParams(job.request.query) };
+  const tracer = new TraceRecorder();
+  const startedAt = performance.now();
+  const result = await runFlow(prepareFlow(job.compiled as Parameters<typeof prepareFlow>[0]), request, ports.forProject(job.project, job.sendEmail), {
+    deadlineMs: settings.flow.timeoutMs,
+    limits: settings.flow.limits,
+    scheduler,
+    tracer,
+  });
+  const durationMs = performance.now() - startedAt;
+  return { status: result.status, body: bodyOf(result), durationMs, trace: tracer.entries };
+}
+
+/** The body exactly as a caller of the gateway parses it (JSON round trip: undefined dropped, `{}` without Respond body). */
+function bodyOf(result: FlowResult): unknown {
+  if (result.type === 'error') return errorBody(result);
+  const json = result.body === undefined ? undefined : JSON.stringify(result.body);
+  return JSON.parse(json === undefined ? '{}' : json) as unknown;
+}
