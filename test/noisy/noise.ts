@@ -14,6 +14,8 @@ export interface NoiseLane {
   path: string;
   /** Default POST; a GET sends no body. */
   method?: 'GET' | 'POST';
+  /** Sent without Content-Length (chunked): the gateway learns the size only by reading. */
+  chunked?: boolean;
   /** The request body; `{{IMAGE_URL}}` is replaced by the image server's address. */
   body: string;
   connections: number;
@@ -53,7 +55,8 @@ function outcomeOf(status: number, text: string): string {
 
 function send(agent: http.Agent, lane: NoiseLane, body: string): Promise<string> {
   const get = lane.method === 'GET';
-  const headers: http.OutgoingHttpHeaders = get ? { host: config.host } : { host: config.host, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
+  const headers: http.OutgoingHttpHeaders = get ? { host: config.host } : { host: config.host, 'content-type': 'application/json' };
+  if (!get && lane.chunked !== true) headers['content-length'] = Buffer.byteLength(body);
   return new Promise((resolve) => {
     const req = http.request(
       { host: '127.0.0.1', port: config.port, path: lane.path, method: lane.method ?? 'POST', agent, headers },

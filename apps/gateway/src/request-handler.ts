@@ -14,7 +14,7 @@ import { hostHeaderOf } from './http/host-header';
 import type { HostResolver } from './http/host-resolver';
 import type { InternalRoutes } from './http/internal-routes';
 import { OPENAPI_PATH, type OpenApiRoute } from './http/openapi-route';
-import { parseBody, readRawBody } from './http/request-body';
+import { parseBody } from './http/request-body';
 import type { GatewayMetrics } from './metrics';
 import type { RequestLogSink } from './request-log/request-log-sink';
 import { requestLogEventJson } from './request-log/request-log-json';
@@ -179,18 +179,22 @@ export class RequestHandler {
     route: LoadedRoute,
     query: string,
   ): Promise<void> {
-    const raw = await readRawBody(req, this.deps.maxBodyBytes);
-    if (!Buffer.isBuffer(raw)) return refuseBody(res, raw.code, raw.message);
-    if (raw.length > LARGE_BODY_BYTES) {
-      return this.deps.isolation.runWithLargeBody(res, project.id, () => {
-        const body = parseBody(raw, req.headers['content-type']);
-        if (!body.ok) return void refuseBody(res, body.code, body.message);
-        return flowToRun(req, project, route, query, body.value);
-      });
+    const { raw, release } = await this.deps.isolation.readBody(req, project.id, this.deps.maxBodyBytes);
+    try {
+      if (!Buffer.isBuffer(raw)) return refuseBody(res, raw.code, raw.message);
+      if (raw.length > LARGE_BODY_BYTES) {
+        return await this.deps.isolation.runWithLargeBody(res, project.id, () => {
+          const body = parseBody(raw, req.headers['content-type']);
+          if (!body.ok) return void refuseBody(res, body.code, body.message);
+          return flowToRun(req, project, route, query, body.value);
+        });
+      }
+      const body = parseBody(raw, req.headers['content-type']);
+      if (!body.ok) return refuseBody(res, body.code, body.message);
+      await this.run(req, res, project, route, query, body.value);
+    } finally {
+      release();
     }
-    const body = parseBody(raw, req.headers['content-type']);
-    if (!body.ok) return refuseBody(res, body.code, body.message);
-    await this.run(req, res, project, route, query, body.value);
   }
 
   /** Answers within this call when the flow ran synchronously (no port call); else returns the pending answer. */

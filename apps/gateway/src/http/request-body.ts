@@ -14,21 +14,39 @@ const TOO_LARGE = (limit: number): BodyFailure => ({
   message: `Request body exceeds the limit of ${limit} bytes`,
 });
 
+/** Called once a body turns out large; reading waits (the socket is paused) until it resolves. */
+export interface LargeBodyGate {
+  /** Bytes above which a body is large. */
+  bytes: number;
+  wait(): Promise<void>;
+}
+
 /**
  * Reads the whole body up to `limit` bytes. A declared Content-Length above the limit is
- * refused before reading; a stream that grows past it is cut off. Never rejects.
+ * refused before reading; a stream that grows past it is cut off. With a `gate`, a body that
+ * declares more than `gate.bytes`, or grows past it, waits for the gate before reading on (its
+ * socket paused: the sender is held back by TCP, nothing is buffered here). Never rejects.
  */
-export function readRawBody(req: IncomingMessage, limit: number): Promise<Buffer | BodyFailure> {
+export function readRawBody(req: IncomingMessage, limit: number, gate?: LargeBodyGate): Promise<Buffer | BodyFailure> {
   const declared = req.headers['content-length'];
   if (declared !== undefined && Number(declared) > limit) return Promise.resolve(TOO_LARGE(limit));
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let gated = gate === undefined;
     const cleanup = (): void => {
       req.off('data', onData);
       req.off('end', onEnd);
       req.off('error', onError);
       req.off('aborted', onError);
+    };
+    const passGate = (): void => {
+      gated = true;
+      req.pause();
+      gate!.wait().then(
+        () => req.resume(),
+        () => req.resume(),
+      );
     };
     const onData = (chunk: Buffer): void => {
       size += chunk.length;
@@ -38,6 +56,7 @@ export function readRawBody(req: IncomingMessage, limit: number): Promise<Buffer
         return;
       }
       chunks.push(chunk);
+      if (!gated && size > gate!.bytes) passGate();
     };
     const onEnd = (): void => {
       cleanup();
@@ -51,6 +70,7 @@ export function readRawBody(req: IncomingMessage, limit: number): Promise<Buffer
     req.on('end', onEnd);
     req.on('error', onError);
     req.on('aborted', onError);
+    if (!gated && declared !== undefined && Number(declared) > gate!.bytes) passGate();
   });
 }
 

@@ -1,13 +1,21 @@
 import { FairScheduler, runFlow, type ExecuteOptions, type FlowLimits, type FlowPorts, type FlowRequest, type PreparedFlow } from '@flowgate/flow-engine';
+import type { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { sendError } from '../http/errors';
 import { answerFlow } from '../http/flow-answer';
 import type { GatewayResponse } from '../http/gateway-response';
+import { readRawBody, type BodyFailure } from '../http/request-body';
 import { HeapAdmission, type ProjectMemory } from './heap-admission';
-import { LargeBodies } from './large-bodies';
+import { LARGE_BODY_BYTES, LargeBodies } from './large-bodies';
 import { LoopShare } from './loop-share';
 
 export { LARGE_BODY_BYTES } from './large-bodies';
+
+/** A body read, and the large-body slot it holds (a no-op to release when it is small). */
+export interface ReadBody {
+  raw: Buffer | BodyFailure;
+  release(): void;
+}
 
 export interface FlowIsolationOptions {
   limits: FlowLimits;
@@ -67,25 +75,46 @@ export class FlowIsolation {
   }
 
   /**
-   * A request with a large body: at most a few per project between parsing and answer, parsing
-   * in a scheduled turn, and the flow started in a turn of its own (its first block likely
-   * reads the whole body too). `parse` answers a refusal itself and returns undefined.
+   * Reads a request's body. One that is large (declared or grown over 64 KiB) waits for one of
+   * its project's large-body slots before reading on, its socket paused (large-bodies.ts): a
+   * project sending many large bodies, or bodies over the limit without a Content-Length (read
+   * up to the limit before they can be refused), has two read at a time, whatever their number.
+   * The slot is kept until `release` (after the answer).
+   */
+  async readBody(req: IncomingMessage, projectId: string, limit: number): Promise<ReadBody> {
+    let slot: (() => void) | null = null;
+    let read = false;
+    const wait = async (): Promise<void> => {
+      const release = await this.largeBodies.admit(projectId);
+      if (read) release(); // the request ended (or failed) while it waited
+      else slot = release;
+    };
+    const raw = await readRawBody(req, limit, { bytes: LARGE_BODY_BYTES, wait });
+    read = true;
+    return {
+      raw,
+      release: () => {
+        slot?.();
+        slot = null;
+      },
+    };
+  }
+
+  /**
+   * A request with a large body (its slot taken by `readBody`): parsing in a scheduled turn,
+   * and the flow started in a turn of its own (its first block likely reads the whole body
+   * too). `parse` answers a refusal itself and returns undefined.
    */
   async runWithLargeBody(res: GatewayResponse, projectId: string, parse: () => FlowToRun | undefined): Promise<void> {
     if (!this.heap.admits(this.project(projectId).memory)) return refuseForMemory(res);
-    const release = await this.largeBodies.admit(projectId);
-    try {
-      await this.largeBodies.turn();
-      const run = parse();
-      this.largeBodies.endTurn();
-      if (run === undefined) return;
-      await this.largeBodies.turn();
-      const running = this.runNow(res, run);
-      this.largeBodies.endTurn();
-      await running;
-    } finally {
-      release();
-    }
+    await this.largeBodies.turn();
+    const run = parse();
+    this.largeBodies.endTurn();
+    if (run === undefined) return;
+    await this.largeBodies.turn();
+    const running = this.runNow(res, run);
+    this.largeBodies.endTurn();
+    await running;
   }
 
   /** Runs the flow now, and counts the loop time it took (and its answer) against the project. */
