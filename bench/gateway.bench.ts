@@ -7,6 +7,10 @@
  *                uppercase → respond), published into Redis here as the control plane would;
  *   (c) keyed  — the same flow behind a user key (limit KEY_LIMIT_PER_MIN, see there);
  *   (d) node-red — Node-RED 4 with http in → change → http response;
+ *   (f) secrets_idle, secrets_read — (b) in a project with ten secrets: a flow that reads none
+ *       (what masking costs a request that does not fail: nothing), and the flow with a block
+ *       reading `{secrets.TOKEN_0}` first (one GET of `fg:fresh:{id}` per request, see
+ *       docs/secrets-and-preview.md);
  *   (e) public_cluster, keyed_cluster — (b) and (c) on a second gateway process whose Redis is
  *       a local Redis Cluster of 3 masters + 3 replicas (scripts/lib/redis-cluster.js), the
  *       project and key published into it (the cluster's Redis CPU is not attributed).
@@ -27,6 +31,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { freshnessKey } from '@flowgate/contracts';
+import { SecretBox } from '@flowgate/platform';
 import { Redis } from 'ioredis';
 import { publishedRoute, TestPublisher, type Block } from '../apps/gateway/src/testing/publication';
 import { startBenchCluster, type BenchCluster } from './gateway/cluster';
@@ -43,7 +49,7 @@ const WARMUP_SECONDS = 3;
 const EXPECTED = JSON.stringify({ result: 'HELLO BENCH' });
 const FROM_SOURCE = process.env.BENCH_FROM_SOURCE === '1';
 const GATEWAY_NODE_FLAGS = (process.env.GATEWAY_NODE_FLAGS ?? '--max-semi-space-size=4 --single-threaded-gc').split(' ').filter(Boolean);
-const OPTIONAL_TARGETS = ['public', 'keyed', 'node_red', 'public_cluster', 'keyed_cluster'] as const;
+const OPTIONAL_TARGETS = ['public', 'keyed', 'secrets_idle', 'secrets_read', 'node_red', 'public_cluster', 'keyed_cluster'] as const;
 const TARGETS = new Set(process.env.BENCH_TARGETS ? process.env.BENCH_TARGETS.split(',').map((name) => name.trim()) : OPTIONAL_TARGETS);
 for (const name of TARGETS) {
   if (!(OPTIONAL_TARGETS as readonly string[]).includes(name)) throw new Error(`BENCH_TARGETS: unknown target ${name} (known: ${OPTIONAL_TARGETS.join(', ')})`);
@@ -60,6 +66,9 @@ const FLOW: Block[] = [
   { type: 'respond', config: { status: 200, body: { result: '{result.loud}' } } },
 ];
 const QUERY = [{ key: 'name', default: null }];
+const SECRET_FLOW: Block[] = [{ type: 'set_variable', config: { name: 'token', value: 'Bearer {secrets.TOKEN_0}' } }, ...FLOW];
+/** The gateway's FLOWGATE_ENCRYPTION_KEY: the bench seals the secrets with it, as the control plane would. */
+const ENCRYPTION_KEY = process.env.FLOWGATE_ENCRYPTION_KEY ?? randomBytes(32).toString('hex');
 /**
  * The bench key's `ratelimit_min`: above what the run can reach (warm-up + measurement at up to
  * ~50k req/s stays below 1M in any minute), so no request is refused, as the bench requires
@@ -129,6 +138,17 @@ async function main(): Promise<void> {
     await publisher.publish(project);
     const key = await publisher.createKey(project.id, { permission: 'user', ratelimit_min: KEY_LIMIT_PER_MIN });
     const host = `${project.subdomain}.localhost`;
+    const box = new SecretBox(ENCRYPTION_KEY);
+    const secretsProject = publisher.newProject(
+      [publishedRoute({ path: '/shout', query_params: QUERY, blocks: FLOW }), publishedRoute({ path: '/shout-secret', query_params: QUERY, blocks: SECRET_FLOW })],
+      {
+        subdomain: `bench-secrets-${randomBytes(4).toString('hex')}`,
+        secrets: Array.from({ length: 10 }, (_, i) => ({ name: `TOKEN_${i}`, value_encrypted: box.encrypt(`bench-secret-${i}-${randomBytes(8).toString('hex')}`), preview_value_encrypted: null })),
+      },
+    );
+    await publisher.publish(secretsProject);
+    await redis.set(freshnessKey(secretsProject.id), String(secretsProject.revision));
+    const secretsHost = `${secretsProject.subdomain}.localhost`;
 
     const [rawPort, gatewayPort, nodeRedPort, clusterGatewayPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
     if (!FROM_SOURCE) buildBackend();
@@ -142,7 +162,7 @@ async function main(): Promise<void> {
       KAFKA_LOG_TOPIC: process.env.BENCH_KAFKA_LOG_TOPIC ?? 'flowgate.bench.request-logs',
       LOG_LEVEL: 'warn',
       FLOWGATE_SERVICE_TOKEN: process.env.FLOWGATE_SERVICE_TOKEN ?? randomBytes(24).toString('hex'),
-      FLOWGATE_ENCRYPTION_KEY: process.env.FLOWGATE_ENCRYPTION_KEY ?? randomBytes(32).toString('hex'),
+      FLOWGATE_ENCRYPTION_KEY: ENCRYPTION_KEY,
       ...env,
     });
     const gatewayArgs = [...GATEWAY_NODE_FLAGS, ...entryArgs('apps/gateway/src/main.ts')];
@@ -189,6 +209,8 @@ async function main(): Promise<void> {
         headers: { host, authorization: `Bearer ${key.key}` },
         pid: gateway.child.pid!,
       }),
+      secrets_idle: await measureAgainstRaw('secrets_idle', { port: gatewayPort, path: '/api/shout?name=bench', headers: { host: secretsHost }, pid: gateway.child.pid! }),
+      secrets_read: await measureAgainstRaw('secrets_read', { port: gatewayPort, path: '/api/shout-secret?name=bench', headers: { host: secretsHost }, pid: gateway.child.pid! }),
       node_red: nodeRed ? await measureAgainstRaw('node_red', { port: nodeRedPort, path: '/shout?name=bench', headers: {}, pid: nodeRed.child.pid! }) : null,
       public_cluster: clusterGateway
         ? await measureAgainstRaw('public_cluster', { port: clusterGatewayPort, path: '/api/shout?name=bench', headers: { host }, pid: clusterGateway.child.pid! })
@@ -233,6 +255,8 @@ async function main(): Promise<void> {
       public: targetSummary(results.public),
       keyed: targetSummary(results.keyed),
       key_ratelimit_min: KEY_LIMIT_PER_MIN,
+      secrets_idle: targetSummary(results.secrets_idle),
+      secrets_read: targetSummary(results.secrets_read),
       node_red: targetSummary(results.node_red),
       public_cluster: targetSummary(results.public_cluster),
       keyed_cluster: targetSummary(results.keyed_cluster),
@@ -247,6 +271,8 @@ async function main(): Promise<void> {
     const ratios = [
       summary.public && `public ${summary.public.ratio}×`,
       summary.keyed && `keyed ${summary.keyed.ratio}×`,
+      summary.secrets_idle && `ten secrets, none read ${summary.secrets_idle.ratio}×`,
+      summary.secrets_read && `ten secrets, one read ${summary.secrets_read.ratio}×`,
       summary.node_red && `node-red ${summary.node_red.ratio}×`,
       summary.public_cluster && `public on Redis Cluster ${summary.public_cluster.ratio}×`,
       summary.keyed_cluster && `keyed on Redis Cluster ${summary.keyed_cluster.ratio}×`,

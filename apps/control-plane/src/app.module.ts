@@ -20,6 +20,7 @@ import { InternalModule } from './internal/internal.module';
 import { LogsModule } from './logs/logs.module';
 import { ProjectsModule } from './projects/projects.module';
 import { PublicationModule } from './publication/publication.module';
+import { SecretsModule } from './secrets/secrets.module';
 import { TestRunsModule } from './test-runs/test-runs.module';
 
 const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
@@ -48,6 +49,7 @@ export class AppModule {
         AuthModule,
         ProjectsModule,
         IntegrationsModule,
+        SecretsModule,
         EndpointsModule,
         TestRunsModule,
         ApiDescriptionModule,

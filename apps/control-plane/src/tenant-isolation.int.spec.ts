@@ -25,6 +25,7 @@ describe('tenant isolation (real PostgreSQL and Redis)', () => {
       .set(a.auth)
       .send({ provider: 'anthropic', api_key: 'sk-ant-secret-0000-1111' })
       .expect(200);
+    await t.http().put(`/v1/projects/${project.id}/secrets/API_TOKEN`).set(a.auth).send({ value: 'owner-value' }).expect(201);
     const key = await t.http().post(`/v1/projects/${project.id}/api-keys`).set(a.auth).send({ name: 'k' }).expect(201);
     keyId = key.body.key_data.id;
   });
@@ -55,6 +56,9 @@ describe('tenant isolation (real PostgreSQL and Redis)', () => {
       ['post', `${p}/api-keys`, { name: 'intruder', permission: 'admin' }],
       ['delete', `${p}/api-keys/${keyId}`],
       ['get', `${p}/logs`],
+      ['get', `${p}/secrets`],
+      ['put', `${p}/secrets/API_TOKEN`, { value: 'attacker-value' }],
+      ['delete', `${p}/secrets/API_TOKEN?force=true`],
     ];
   };
 
@@ -75,7 +79,8 @@ describe('tenant isolation (real PostgreSQL and Redis)', () => {
     expect(keys.body.items.map((k: { id: string }) => k.id)).toEqual([keyId]);
     const integration = await t.http().get(`/v1/projects/${project.id}/integrations/text-generation`).set(a.auth).expect(200);
     expect(integration.body.api_key_masked).toBe('••••1111');
-    expect(await publishedProject(t.redis, project.id)).toMatchObject({ require_auth: false, revision: 3, routes: [{ path: '/orders' }] });
+    // Revisions: the project, its endpoint (published for the preview address), the deploy, the integration, the secret.
+    expect(await publishedProject(t.redis, project.id)).toMatchObject({ require_auth: false, revision: 5, routes: [{ path: '/orders' }], secrets: [{ name: 'API_TOKEN' }] });
   });
 
   it('does not list another account’s projects', async () => {

@@ -1,4 +1,4 @@
-import { ERROR_STATUS, type ErrorCode } from '@flowgate/contracts';
+import { ERROR_STATUS, openSecrets, type ErrorCode } from '@flowgate/contracts';
 import { createLogger, flowLimitsOf, SecretBox, type Logger } from '@flowgate/platform';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -77,7 +77,8 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
     { defaultMetrics: options.defaultMetrics },
   );
   const openApi = new OpenApiRoute(redis, logger);
-  const portsContext = createFlowPortsContext({ config, redis, secrets: new SecretBox(config.FLOWGATE_ENCRYPTION_KEY, [config.FLOWGATE_ENCRYPTION_KEY_PREVIOUS]), logger });
+  const secretBox = new SecretBox(config.FLOWGATE_ENCRYPTION_KEY, [config.FLOWGATE_ENCRYPTION_KEY_PREVIOUS]);
+  const portsContext = createFlowPortsContext({ config, redis, secrets: secretBox, logger });
   const cache = new ProjectCache({
     redis,
     subscriber,
@@ -92,8 +93,15 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
       } catch (error) {
         logger.error({ err: error, project_id: published.id }, 'flow ports could not be built; integrations are skipped');
       }
+      // Opened here, once per configuration load; the values live in this process's memory only.
+      const secrets = openSecrets(published.secrets, (sealed) => {
+        const opened = secretBox.open(sealed);
+        if (opened === null) logger.error({ project_id: published.id }, 'a project secret cannot be decrypted (FLOWGATE_ENCRYPTION_KEY differs from the control plane?); flows reading it fail');
+        return opened?.plaintext ?? null;
+      });
       return loadProject(published, {
         ports,
+        secrets,
         previous,
         onRouteError: (route, error) =>
           logger.error(

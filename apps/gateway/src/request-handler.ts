@@ -1,3 +1,4 @@
+import { PREVIEW_SUFFIX, type SecretMasker } from '@flowgate/contracts';
 import type { FlowRequest } from '@flowgate/flow-engine';
 import type { Logger } from '@flowgate/platform';
 import { randomUUID } from 'node:crypto';
@@ -89,8 +90,12 @@ export class RequestHandler {
     res.on('close', this.onClose);
     const host = hostHeaderOf(req.rawHeaders);
     if (host === undefined || host === null) return refuseHost(res, host);
-    const subdomain = this.deps.hosts.subdomainOf(host);
+    let subdomain = this.deps.hosts.subdomainOf(host);
     if (subdomain === null) return projectNotFound(res);
+    if (subdomain.endsWith(PREVIEW_SUFFIX)) {
+      subdomain = subdomain.slice(0, -PREVIEW_SUFFIX.length);
+      res.preview = true;
+    }
     const project = this.deps.cache.peek(subdomain);
     if (project === null) return projectNotFound(res);
     if (project !== undefined) return this.serve(req, res, project, url);
@@ -103,8 +108,11 @@ export class RequestHandler {
     );
   };
 
-  private serve(req: IncomingMessage, res: GatewayResponse, project: LoadedProject, url: string): void {
+  /** `loaded` is the live copy; a request to the preview address is served by its `preview`. */
+  private serve(req: IncomingMessage, res: GatewayResponse, loaded: LoadedProject, url: string): void {
+    const project = res.preview ? (loaded.preview ?? loaded) : loaded;
     res.projectId = project.id;
+    res.masker = project.masker;
     const queryStart = url.indexOf('?');
     const path = queryStart === -1 ? url : url.slice(0, queryStart);
     res.logPath = path.length > MAX_LOGGED_PATH ? path.slice(0, MAX_LOGGED_PATH) : path;
@@ -116,12 +124,30 @@ export class RequestHandler {
     const group = routePath === null ? undefined : project.routes.get(routePath);
     const route = group === undefined ? undefined : routeFor(group, req.method);
     if (route !== undefined) res.endpointId = route.endpointId;
+    if ((res.preview || route?.readsSecrets === true) && !res.freshnessChecked) return this.serveFresh(req, res, loaded, url);
     const query = queryStart === -1 ? '' : url.slice(queryStart + 1);
     res.logQuery = query;
     const match: RouteMatch = { project, path, group, route, query };
     const level = route === undefined ? project.baseLevel : route.authLevel;
     if (level === 0) return this.dispatch(req, res, match);
     this.authenticateThenDispatch(req, res, match, level).catch((error: unknown) => internalError(res, this.deps.logger, error));
+  }
+
+  /**
+   * Serves from the newest copy of the project (see ProjectCache.fresh): a secret replaced or a
+   * draft saved is used from the next request on, on every gateway. Without Redis, the preview
+   * refuses (as keyed requests do) and a live flow runs with the values it has.
+   */
+  private serveFresh(req: IncomingMessage, res: GatewayResponse, loaded: LoadedProject, url: string): void {
+    res.freshnessChecked = true;
+    this.deps.cache.fresh(loaded).then(
+      (current) => (current === null ? projectNotFound(res) : this.serve(req, res, current, url)),
+      (error: unknown) => {
+        if (this.lookupWarning.ready()) this.deps.logger.warn({ err: error }, 'project revision check failed (Redis unavailable?)');
+        if (!res.preview) return this.serve(req, res, loaded, url);
+        sendError(res, 'unavailable', 'The gateway cannot check this project right now; retry shortly', { 'retry-after': '1' });
+      },
+    );
   }
 
   /**
@@ -217,7 +243,7 @@ export class RequestHandler {
       method: res.req.method ?? 'GET',
       status,
       code: finished ? res.errorCode : 'client_closed_request',
-      query: res.logQuery,
+      query: maskedQuery(res.masker, res.logQuery),
       message: finished ? res.errorMessage : CLIENT_CLOSED_MESSAGE,
       errorNodeId: res.errorNodeId,
       durationMs: Math.round(durationMs * 1000) / 1000,
@@ -241,6 +267,9 @@ function flowToRun(req: IncomingMessage, project: LoadedProject, route: LoadedRo
   );
   return { projectId: project.id, flow: route.prepared!, ports: project.ports, request };
 }
+
+/** A caller may send a secret's value in the query; the log keeps it masked. */
+const maskedQuery = (masker: SecretMasker | null, query: string): string => (masker === null || query === '' ? query : masker.text(query));
 
 function refuseHost(res: GatewayResponse, host: undefined | null): void {
   sendError(res, 'invalid_request', host === null ? 'Send exactly one Host header' : 'Send a Host header naming the project');

@@ -15,6 +15,8 @@ import type { DataColumn } from './data-tables';
  * | fg:sub:<subdomain>            | string | control plane  | project id serving that subdomain (lowercase); the document's `subdomain` is authoritative |
  * | fg:project:{<pid>}            | string | control plane  | JSON `PublishedProject` (project, integrations, live routes with compiled flows) |
  * | fg:openapi:{<pid>}            | string | control plane  | the project's OpenAPI 3.1 document (JSON), written with its document |
+ * | fg:openapi-preview:{<pid>}    | string | control plane  | the same for the preview address (the drafts), written with its document |
+ * | fg:fresh:{<pid>}              | string | control plane  | the document's revision, written with it: requests that must see the newest secrets or drafts read it |
  * | fg:deleted:{<pid>}            | string | control plane  | deletion marker: the project was deleted (a missing document without it = lost state) |
  * | fg:key:{<pid>}:<sha256 hex>   | hash   | control plane  | `PublishedApiKey` fields; gateway script adds `last_used_ms` |
  * | fg:rate:{<pid>}:<sha256 hex>  | list   | gateway script | sliding-window log of accepted request times (ms, newest first) for that key |
@@ -30,6 +32,14 @@ export const CHANGES_CHANNEL = 'fg:changes';
 export const subdomainKey = (subdomain: string): string => `fg:sub:${subdomain.toLowerCase()}`;
 export const projectKey = (projectId: string): string => `fg:project:{${projectId}}`;
 export const openApiKey = (projectId: string): string => `fg:openapi:{${projectId}}`;
+export const previewOpenApiKey = (projectId: string): string => `fg:openapi-preview:{${projectId}}`;
+/**
+ * The revision of the project's document, set in the same MULTI. A gateway reads it on each
+ * request that must not run on a stale copy (a flow that reads secrets, every preview request):
+ * a higher value than its copy's makes it re-read the document first, so a secret change or a
+ * Save is seen by the next request on every gateway, like a deleted key.
+ */
+export const freshnessKey = (projectId: string): string => `fg:fresh:{${projectId}}`;
 export const projectDeletedKey = (projectId: string): string => `fg:deleted:{${projectId}}`;
 export const apiKeyRecordKey = (projectId: string, keyHash: string): string => `fg:key:{${projectId}}:${keyHash}`;
 export const rateLimitKey = (projectId: string, keyHash: string): string => `fg:rate:{${projectId}}:${keyHash}`;
@@ -65,6 +75,14 @@ export interface PublishedIntegrations {
   email: { provider: 'sendgrid'; api_key_encrypted: string; verified_domains: string[] } | null;
 }
 
+/** A secret as gateways receive it: values sealed (AES-256-GCM, FLOWGATE_ENCRYPTION_KEY), opened in memory only. */
+export interface PublishedSecret {
+  name: string;
+  value_encrypted: string;
+  /** Used on the preview address when set. */
+  preview_value_encrypted: string | null;
+}
+
 /** A data table as flows use it: the storage name comes from `id`, never from `name`. */
 export interface PublishedDataTable {
   id: string;
@@ -80,6 +98,10 @@ export interface PublishedProject {
   revision: number;
   integrations: PublishedIntegrations;
   routes: PublishedRoute[];
+  /** Absent in documents of a control plane older than secrets: none. */
+  secrets?: PublishedSecret[];
+  /** The saved drafts without error diagnostics, served on `{subdomain}--preview` (`version` 0). */
+  preview_routes?: PublishedRoute[];
   /** The project's data tables (absent in documents of older control planes: none). */
   tables?: PublishedDataTable[];
 }
@@ -91,6 +113,10 @@ export interface PublishedApiKey {
   permission: KeyPermission;
   ratelimit_min: number;
 }
+
+/** `{subdomain}--preview.{GATEWAY_DOMAIN}`: the host label suffix of the preview address. */
+export const PREVIEW_SUFFIX = '--preview';
+export const previewSubdomain = (subdomain: string): string => `${subdomain}${PREVIEW_SUFFIX}`;
 
 export type ConfigChange =
   | { type: 'project'; project_id: string; revision: number }

@@ -2,8 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { AppError, conflict } from '../common/app-error';
 import { Clock } from '../infrastructure/clock';
 import type { Tx } from '../infrastructure/transaction';
-import { TablesService } from '../data-tables/tables.service';
-import { IntegrationsService } from '../integrations/integrations.service';
 import { ProjectsService } from '../projects/projects.service';
 import { PublicationService } from '../publication/publication.service';
 import type { EndpointView, VersionView } from './dto/endpoint.dto';
@@ -23,8 +21,6 @@ export class DeploymentsService {
     private readonly endpoints: EndpointsRepository,
     private readonly drafts: EndpointsService,
     private readonly projects: ProjectsService,
-    private readonly integrations: IntegrationsService,
-    private readonly tables: TablesService,
     private readonly publication: PublicationService,
     private readonly compiler: FlowCompiler,
     private readonly clock: Clock,
@@ -35,12 +31,12 @@ export class DeploymentsService {
   async deploy(accountId: string, projectId: string, endpointId: string): Promise<EndpointWithDiagnostics> {
     const project = await this.projects.requireOwned(accountId, projectId);
     await this.limits.count(accountId, 'deploy');
-    const context = { email_verified_domains: await this.integrations.emailVerifiedDomains(projectId), tables: await this.tables.forFlows(projectId) };
+    const context = await this.drafts.compileContext(projectId);
     const { endpoint, diagnostics } = await this.publication.changeServing({ projectId, accountId }, async (tx) => {
       const draft = await this.requireIn(tx, projectId, endpointId);
       const outcome = this.compiler.compile(flowOf(draft), settingsOf(draft), context);
       if (!outcome.ok)
-        throw new AppError('invalid_flow', 'The flow cannot be deployed; fix the errors listed in details', outcome.diagnostics);
+        throw new AppError('invalid_flow', 'The flow cannot be deployed; fix the errors listed in details', await this.drafts.maskSecrets(projectId, outcome.diagnostics));
       const live = draft.liveVersion === null ? null : await this.endpoints.findVersion(endpointId, draft.liveVersion, tx);
       if (live && sameContent(live, draft)) return { endpoint: await this.endpoints.setLive(tx, endpointId, live.version, null), diagnostics: outcome.diagnostics };
       await this.assertRouteFree(tx, projectId, endpointId, draft);
@@ -48,7 +44,7 @@ export class DeploymentsService {
       const version = await this.endpoints.createVersion(tx, endpointId, draft, outcome.compiled);
       return { endpoint: await this.endpoints.setLive(tx, endpointId, version, null), diagnostics: outcome.diagnostics };
     });
-    return { ...(await this.drafts.view(project, endpoint)), diagnostics };
+    return { ...(await this.drafts.view(project, endpoint)), diagnostics: await this.drafts.maskSecrets(projectId, diagnostics) };
   }
 
   async undeploy(accountId: string, projectId: string, endpointId: string): Promise<EndpointView> {

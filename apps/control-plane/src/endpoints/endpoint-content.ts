@@ -38,7 +38,13 @@ const contentView = (content: EndpointContent) => ({
   flow: content.flow as EndpointView['flow'],
 });
 
-export function toEndpointView(endpoint: EndpointRecord, baseUrl: string, livePath: string | null): EndpointView {
+/** Where the project is served: its live base URL and its preview base URL. */
+export interface ProjectAddresses {
+  live: string;
+  preview: string;
+}
+
+export function toEndpointView(endpoint: EndpointRecord, addresses: ProjectAddresses, livePath: string | null): EndpointView {
   const live = endpoint.liveVersion !== null;
   return {
     id: endpoint.id,
@@ -46,7 +52,8 @@ export function toEndpointView(endpoint: EndpointRecord, baseUrl: string, livePa
     ...contentView(endpoint),
     status: live ? 'live' : 'draft',
     live_version: endpoint.liveVersion,
-    live_url: live && livePath !== null ? baseUrl + livePath : null,
+    live_url: live && livePath !== null ? addresses.live + livePath : null,
+    preview_url: addresses.preview + endpoint.path,
     has_undeployed_changes: !live || endpoint.draftChangedAt !== null,
     created_at: endpoint.createdAt.toISOString(),
     updated_at: endpoint.updatedAt.toISOString(),

@@ -110,7 +110,8 @@ describe('endpoints: drafts, Save, Deploy, versions (real PostgreSQL and Redis)'
       expect.objectContaining({ severity: 'error', node_id: 'n1', field: 'name', code: expect.any(String), message: expect.any(String) }),
     );
     expect(await t.prisma.endpointVersion.count({ where: { endpointId: created.body.id } })).toBe(0);
-    expect(await publishedProject(t.redis, project.id)).toMatchObject({ revision: 1, routes: [] });
+    // Created (and so published for the preview address: revision 2), never deployed.
+    expect(await publishedProject(t.redis, project.id)).toMatchObject({ revision: 2, routes: [] });
   });
 
   it('deploys, saves, redeploys, lists versions, rolls back and undeploys — Redis follows every step', async () => {
@@ -127,7 +128,8 @@ describe('endpoints: drafts, Save, Deploy, versions (real PostgreSQL and Redis)'
       diagnostics: [],
     });
     let published = await publishedProject(t.redis, project.id);
-    expect(published?.revision).toBe(2);
+    // 1 created the project, 2 the draft (published for the preview address), 3 the deploy.
+    expect(published?.revision).toBe(3);
     expect(published?.routes).toEqual([
       {
         endpoint_id: id,

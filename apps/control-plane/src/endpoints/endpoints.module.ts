@@ -3,6 +3,7 @@ import { AuthModule } from '../auth/auth.module';
 import { DataTablesModule } from '../data-tables/data-tables.module';
 import { IntegrationsModule } from '../integrations/integrations.module';
 import { ProjectsModule } from '../projects/projects.module';
+import { SecretsModule } from '../secrets/secrets.module';
 import { DeploymentsController } from './deployments.controller';
 import { DeploymentsService } from './deployments.service';
 import { EndpointTransferController } from './endpoint-transfer.controller';
@@ -14,7 +15,7 @@ import { FlowCompiler } from './flow-compiler';
 import { ProjectLimits } from './project-limits';
 
 @Module({
-  imports: [AuthModule, ProjectsModule, IntegrationsModule, DataTablesModule],
+  imports: [AuthModule, ProjectsModule, IntegrationsModule, SecretsModule, DataTablesModule],
   controllers: [EndpointsController, DeploymentsController, EndpointTransferController],
   providers: [EndpointsService, DeploymentsService, EndpointsRepository, FlowCompiler, EndpointTransferService, ProjectLimits],
   exports: [EndpointsService, FlowCompiler, ProjectLimits],

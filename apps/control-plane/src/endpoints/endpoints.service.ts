@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Diagnostic } from '@flowgate/flow-engine';
+import type { CompileContext, Diagnostic } from '@flowgate/flow-engine';
 import { AppError } from '../common/app-error';
 import { Clock } from '../infrastructure/clock';
 import { TablesService } from '../data-tables/tables.service';
@@ -7,6 +7,7 @@ import { IntegrationsService } from '../integrations/integrations.service';
 import type { ProjectRecord } from '../projects/projects.repository';
 import { ProjectsService } from '../projects/projects.service';
 import { PublicationService } from '../publication/publication.service';
+import { SecretsService } from '../secrets/secrets.service';
 import type { EndpointInput, EndpointView } from './dto/endpoint.dto';
 import { contentOf, flowOf, sameContent, settingsOf, toEndpointView } from './endpoint-content';
 import { type EndpointContent, type EndpointRecord, EndpointsRepository } from './endpoints.repository';
@@ -27,6 +28,7 @@ export class EndpointsService {
     private readonly tables: TablesService,
     private readonly publication: PublicationService,
     private readonly compiler: FlowCompiler,
+    private readonly secrets: SecretsService,
     private readonly clock: Clock,
     private readonly limits: ProjectLimits,
   ) {}
@@ -35,7 +37,7 @@ export class EndpointsService {
     const project = await this.projects.requireOwned(accountId, projectId);
     const endpoints = await this.endpoints.list(projectId);
     const livePaths = await this.endpoints.livePaths(endpoints);
-    return endpoints.map((endpoint) => toEndpointView(endpoint, this.projects.baseUrl(project.subdomain), livePaths.get(endpoint.id) ?? null));
+    return endpoints.map((endpoint) => toEndpointView(endpoint, this.projects.addresses(project.subdomain), livePaths.get(endpoint.id) ?? null));
   }
 
   async get(accountId: string, projectId: string, endpointId: string): Promise<EndpointView> {
@@ -49,8 +51,9 @@ export class EndpointsService {
     const content = contentOf(input);
     this.limits.assertFlowSize(content.flow);
     await this.limits.count(accountId, action);
-    // Under the project's lock, so that concurrent creations cannot pass the endpoint limit together.
-    const endpoint = await this.publication.underLock({ projectId, accountId }, async (tx) => {
+    // Under the project's lock, so that concurrent creations cannot pass the endpoint limit together;
+    // published, so the preview address serves the new draft before the answer.
+    const endpoint = await this.publication.changeServing({ projectId, accountId }, async (tx) => {
       await this.limits.assertRoomForEndpoint(tx, projectId);
       return this.endpoints.create(projectId, content, this.clock.now(), tx);
     });
@@ -63,8 +66,9 @@ export class EndpointsService {
     const content = contentOf(input);
     this.limits.assertFlowSize(content.flow);
     await this.limits.count(accountId, 'save');
-    // Under the project's lock so the comparison with the live version cannot race a Deploy.
-    const saved = await this.publication.underLock({ projectId, accountId }, async (tx) => {
+    // Under the project's lock so the comparison with the live version cannot race a Deploy;
+    // published, so the preview address serves the saved draft before the answer.
+    const saved = await this.publication.changeServing({ projectId, accountId }, async (tx) => {
       const endpoint = await this.endpoints.find(projectId, endpointId, tx);
       if (!endpoint) throw new AppError('endpoint_not_found', 'Endpoint not found');
       const live = endpoint.liveVersion === null ? null : await this.endpoints.findVersion(endpointId, endpoint.liveVersion, tx);
@@ -90,11 +94,27 @@ export class EndpointsService {
 
   async view(project: ProjectRecord, endpoint: EndpointRecord): Promise<EndpointView> {
     const livePaths = await this.endpoints.livePaths([endpoint]);
-    return toEndpointView(endpoint, this.projects.baseUrl(project.subdomain), livePaths.get(endpoint.id) ?? null);
+    return toEndpointView(endpoint, this.projects.addresses(project.subdomain), livePaths.get(endpoint.id) ?? null);
   }
 
   async validate(projectId: string, content: EndpointContent): Promise<Diagnostic[]> {
-    const context = { email_verified_domains: await this.integrations.emailVerifiedDomains(projectId), tables: await this.tables.forFlows(projectId) };
-    return this.compiler.validate(flowOf(content), settingsOf(content), context);
+    return this.maskSecrets(projectId, this.compiler.validate(flowOf(content), settingsOf(content), await this.compileContext(projectId)));
+  }
+
+  /** Diagnostics quote what a block holds: a secret's value typed into a field is masked. */
+  async maskSecrets(projectId: string, diagnostics: Diagnostic[]): Promise<Diagnostic[]> {
+    if (diagnostics.length === 0) return diagnostics;
+    const { masker } = await this.secrets.open(projectId);
+    return masker === null ? diagnostics : masker.value(diagnostics);
+  }
+
+  /** What Save, Deploy and test runs check a flow against: the email domains, the tables and the secret names. */
+  async compileContext(projectId: string): Promise<CompileContext> {
+    const [domains, tables, secretNames] = await Promise.all([
+      this.integrations.emailVerifiedDomains(projectId),
+      this.tables.forFlows(projectId),
+      this.secrets.names(projectId),
+    ]);
+    return { email_verified_domains: domains, tables, secret_names: secretNames };
   }
 }

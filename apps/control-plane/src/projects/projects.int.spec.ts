@@ -32,6 +32,8 @@ describe('projects (real PostgreSQL and Redis)', () => {
       revision: 1,
       integrations: { text_generation: null, email: null },
       routes: [],
+      secrets: [],
+      preview_routes: [],
       tables: [],
     });
   });
@@ -55,7 +57,8 @@ describe('projects (real PostgreSQL and Redis)', () => {
     ['admin', 'is reserved'],
     ['www', 'is reserved'],
     ['dashboard', 'is reserved'],
-    ['a'.repeat(64), 'at most 63'],
+    ['a'.repeat(55), 'at most 54'],
+    ['shop--api', 'two hyphens in a row'],
   ])('refuses the subdomain %p with 400 details', async (subdomain, message) => {
     const response = await t.http().post('/v1/projects').set(owner.auth).send({ name: 'x', subdomain }).expect(400);
     expect(response.body).toMatchObject({ success: false, code: 'invalid_request' });

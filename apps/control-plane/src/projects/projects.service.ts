@@ -1,10 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AppError } from '../common/app-error';
+import { previewSubdomain } from '@flowgate/contracts';
+import { AppError, invalidRequest } from '../common/app-error';
 import { CONFIG, type ControlPlaneConfig } from '../config/control-plane.config';
 import { dropProjectStorage } from '@flowgate/data-tables';
 import { DataDatabase } from '../infrastructure/data-database';
 import { PublicationService } from '../publication/publication.service';
 import type { ProjectView } from './dto/project.dto';
+import { subdomainSchema } from './subdomain';
 import { type ProjectRecord, ProjectsRepository } from './projects.repository';
 
 export interface ProjectChanges {
@@ -25,6 +27,11 @@ export class ProjectsService {
   /** The public address of a subdomain, from GATEWAY_PUBLIC_URL. */
   baseUrl(subdomain: string): string {
     return this.config.gatewayPublicUrl.replace('{subdomain}', subdomain);
+  }
+
+  /** The live and preview base URLs of a subdomain. */
+  addresses(subdomain: string): { live: string; preview: string } {
+    return { live: this.baseUrl(subdomain), preview: this.baseUrl(previewSubdomain(subdomain)) };
   }
 
   /** The project if it belongs to the account; otherwise 404, exactly as for an unknown id. */
@@ -54,6 +61,10 @@ export class ProjectsService {
   async update(accountId: string, projectId: string, changes: ProjectChanges): Promise<ProjectView> {
     const current = await this.requireOwned(accountId, projectId);
     const data = { name: changes.name, subdomain: changes.subdomain, requireAuth: changes.require_auth };
+    if (data.subdomain !== undefined && data.subdomain !== current.subdomain) {
+      const checked = subdomainSchema.safeParse(data.subdomain);
+      if (!checked.success) throw invalidRequest('The request is not valid', [{ path: 'subdomain', message: checked.error.issues[0]!.message }]);
+    }
     const servingChange =
       (data.subdomain !== undefined && data.subdomain !== current.subdomain) ||
       (data.requireAuth !== undefined && data.requireAuth !== current.requireAuth);

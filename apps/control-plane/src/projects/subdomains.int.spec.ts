@@ -32,7 +32,8 @@ describe('GET /v1/subdomains/:name (real PostgreSQL)', () => {
     ['1abc', 'must start with a letter'],
     ['abc-', 'must not end with a hyphen'],
     ['xn--abc', 'hyphens in the third and fourth'],
-    ['a'.repeat(64), 'at most 63'],
+    ['a'.repeat(55), 'at most 54'],
+    ['shop--api', 'two hyphens in a row'],
   ])('says %p is invalid and why', async (name, why) => {
     const answer = await ask(name);
     expect(answer.body).toMatchObject({ available: false, reason: 'invalid' });

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PrismaClient } from '@flowgate/db';
 import type { Tx } from '../infrastructure/transaction';
+import { type DraftRow, previewRoutesOf } from './preview-routes';
 import type { ProjectServingState } from './published-project.builder';
 
 export interface LockedProject {
@@ -53,7 +54,21 @@ export class PublicationRepository {
       FROM endpoints e JOIN endpoint_versions v ON v.endpoint_id = e.id AND v.version = e.live_version
       WHERE e.project_id = ${projectId}::uuid`;
     const tables = await tx.dataTable.findMany({ where: { projectId }, select: { id: true, name: true, columns: true }, orderBy: { name: 'asc' } });
-    return { ...project, integrations, routes, keys, tables };
+    const secrets = await tx.secret.findMany({
+      where: { projectId },
+      select: { id: true, name: true, valueEncrypted: true, previewValueEncrypted: true },
+      orderBy: { name: 'asc' },
+    });
+    const drafts = await tx.$queryRaw<DraftRow[]>`
+      SELECT id AS "endpointId", name, method::text AS method, path, auth::text AS auth, query_params AS "queryParams", flow
+        FROM endpoints WHERE project_id = ${projectId}::uuid`;
+    return { ...project, integrations, routes, keys, tables, secrets, previewRoutes: previewRoutesOf(drafts, { integrations, secrets, tables }) };
+  }
+
+  /** Compare-and-set of a sealed secret value (key rotation); a value changed meanwhile is left alone. */
+  async replaceProjectSecret(tx: Tx, secretId: string, column: 'value' | 'preview_value', from: string, to: string): Promise<void> {
+    if (column === 'value') await tx.$executeRaw`UPDATE secrets SET value_encrypted = ${to} WHERE id = ${secretId}::uuid AND value_encrypted = ${from}`;
+    else await tx.$executeRaw`UPDATE secrets SET preview_value_encrypted = ${to} WHERE id = ${secretId}::uuid AND preview_value_encrypted = ${from}`;
   }
 
   /** Compare-and-set of a sealed integration secret (key rotation); a row changed meanwhile is left alone. */

@@ -1,9 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { SecretBox } from '@flowgate/platform';
 import { AppError } from '../common/app-error';
+import { previewSubdomain } from '@flowgate/contracts';
 import { CONFIG, type ControlPlaneConfig } from '../config/control-plane.config';
 import type { Tx } from '../infrastructure/transaction';
-import { resealStaleSecrets, sealForGateways } from './integration-secrets';
+import { resealStaleProjectSecrets, resealStaleSecrets, sealForGateways } from './integration-secrets';
 import { type LockedProject, PublicationRepository } from './publication.repository';
 import { buildApiDescription } from './api-description.builder';
 import { PublicationStore } from './publication.store';
@@ -45,11 +46,6 @@ export class PublicationService {
       await this.publish(tx, created.id, { previousSubdomain: null, announce: true });
       return created;
     });
-  }
-
-  /** Work that must see a project's serving state stand still (holds the lock, publishes nothing). */
-  underLock<T>(scope: ProjectScope, work: (tx: Tx, project: LockedProject) => Promise<T>): Promise<T> {
-    return this.repository.transaction(async (tx) => work(tx, await this.lockOwned(tx, scope)));
   }
 
   /** A change that affects serving: made, revision bumped, published, committed. */
@@ -132,17 +128,19 @@ export class PublicationService {
     const state = await this.repository.loadServingState(tx, projectId);
     if (!state) throw new AppError('project_not_found', 'Project not found');
     await resealStaleSecrets(this.secrets, state, (kind, from, to) => this.repository.replaceSecret(tx, projectId, kind, from, to));
+    await resealStaleProjectSecrets(this.secrets, state, (id, column, from, to) => this.repository.replaceProjectSecret(tx, id, column, from, to));
     await this.store.writeProject(buildPublishedProject(state, (sealed) => this.reseal(sealed)), {
       previousSubdomain: options.previousSubdomain,
       announce: options.announce,
       keys: options.withKeys ? this.keyRecords(state) : undefined,
       // Built here, once per change, not per request: the gateways and the dashboard serve this text.
       openApi: this.describe(state),
+      previewOpenApi: this.describe({ ...state, routes: state.previewRoutes }, previewSubdomain(state.subdomain)),
     });
   }
 
-  private describe(state: ProjectServingState): string {
-    return JSON.stringify(buildApiDescription(state, this.config.gatewayPublicUrl.replace('{subdomain}', state.subdomain)));
+  private describe(state: ProjectServingState, subdomain = state.subdomain): string {
+    return JSON.stringify(buildApiDescription(state, this.config.gatewayPublicUrl.replace('{subdomain}', subdomain)));
   }
 
   private keyRecords(state: ProjectServingState) {

@@ -4,7 +4,9 @@ import {
   CONFIG_SEQ_KEY,
   type ConfigChange,
   EPOCH_KEY,
+  freshnessKey,
   openApiKey,
+  previewOpenApiKey,
   PROJECT_DELETED_TTL_SECONDS,
   type PublishedApiKey,
   type PublishedProject,
@@ -54,13 +56,15 @@ export class PublicationStore {
   /** The project's document and subdomain (dropping the previous subdomain), optionally its keys, then the announcement. */
   async writeProject(
     project: PublishedProject,
-    options: { previousSubdomain?: string | null; keys?: KeyRecord[]; announce: boolean; openApi?: string },
+    options: { previousSubdomain?: string | null; keys?: KeyRecord[]; announce: boolean; openApi?: string; previewOpenApi?: string },
   ): Promise<void> {
     const dropSubdomain = options.previousSubdomain && options.previousSubdomain !== project.subdomain ? options.previousSubdomain : null;
     const change: ConfigChange | null = options.announce ? { type: 'project', project_id: project.id, revision: project.revision } : null;
     const projectSlot = (multi: ChainableCommander) => {
       multi.set(projectKey(project.id), JSON.stringify(project));
+      multi.set(freshnessKey(project.id), String(project.revision));
       if (options.openApi !== undefined) multi.set(openApiKey(project.id), options.openApi);
+      if (options.previewOpenApi !== undefined) multi.set(previewOpenApiKey(project.id), options.previewOpenApi);
       for (const key of options.keys ?? []) multi.hset(apiKeyRecordKey(project.id, key.keyHash), key.fields);
     };
     if (!this.cluster) {
@@ -86,7 +90,7 @@ export class PublicationStore {
   async removeProject(projectId: string, subdomain: string, keyHashes: string[]): Promise<void> {
     const change: ConfigChange = { type: 'project_deleted', project_id: projectId };
     const multi = this.redis.multi();
-    multi.del(projectKey(projectId), openApiKey(projectId)).set(projectDeletedKey(projectId), '1', 'EX', PROJECT_DELETED_TTL_SECONDS);
+    multi.del(projectKey(projectId), openApiKey(projectId), previewOpenApiKey(projectId), freshnessKey(projectId)).set(projectDeletedKey(projectId), '1', 'EX', PROJECT_DELETED_TTL_SECONDS);
     for (const hash of keyHashes) multi.del(apiKeyRecordKey(projectId, hash), rateLimitKey(projectId, hash));
     if (!this.cluster) {
       multi.del(subdomainKey(subdomain));

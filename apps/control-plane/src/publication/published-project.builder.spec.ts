@@ -15,12 +15,19 @@ const state: ProjectServingState = {
     { endpointId: 'e1', name: 'Orders', method: 'POST', path: '/orders', auth: 'none', queryParams: [{ key: 'id' }], version: 3, compiled: { c: 1 } },
   ],
   keys: [{ id: 'k1', keyHash: 'h'.repeat(64), permission: 'admin', ratelimitMin: 30 }],
+  secrets: [
+    { id: 's1', name: 'API_TOKEN', valueEncrypted: 'sealed-t', previewValueEncrypted: 'sealed-tp' },
+    { id: 's2', name: 'LOST', valueEncrypted: 'undecryptable', previewValueEncrypted: null },
+    { id: 's3', name: 'PLAIN', valueEncrypted: 'sealed-p', previewValueEncrypted: null },
+  ],
+  previewRoutes: [{ endpointId: 'e3', name: 'Draft', method: 'GET', path: '/draft', auth: 'admin', queryParams: [], version: 0, compiled: { c: 3 } }],
   tables: [{ id: 't1', name: 'orders', columns: [{ name: 'total', type: 'number', required: true, unique: false, indexed: true }] }],
 };
+const reseal = (sealed: string) => (sealed === 'undecryptable' ? null : `resealed:${sealed}`);
 
 describe('published project document', () => {
   it('follows the Redis contract, with secrets resealed and routes in a stable order', () => {
-    expect(buildPublishedProject(state, (sealed) => `resealed:${sealed}`)).toEqual({
+    expect(buildPublishedProject(state, reseal)).toEqual({
       id: 'p1',
       subdomain: 'shop',
       require_auth: true,
@@ -33,6 +40,12 @@ describe('published project document', () => {
         { endpoint_id: 'e1', name: 'Orders', method: 'POST', path: '/orders', auth: 'none', query_params: [{ key: 'id', default: null }], version: 3, compiled: { c: 1 } },
         { endpoint_id: 'e2', name: 'Users', method: 'GET', path: '/users', auth: 'user', query_params: [], version: 1, compiled: { c: 2 } },
       ],
+      // Sealed afresh; a value no key opens is left out (a flow reading it fails naming it).
+      secrets: [
+        { name: 'API_TOKEN', value_encrypted: 'resealed:sealed-t', preview_value_encrypted: 'resealed:sealed-tp' },
+        { name: 'PLAIN', value_encrypted: 'resealed:sealed-p', preview_value_encrypted: null },
+      ],
+      preview_routes: [{ endpoint_id: 'e3', name: 'Draft', method: 'GET', path: '/draft', auth: 'admin', query_params: [], version: 0, compiled: { c: 3 } }],
       tables: [{ id: 't1', name: 'orders', columns: [{ name: 'total', type: 'number', required: true, unique: false, indexed: true }] }],
     });
   });

@@ -6,6 +6,8 @@ import type {
   PublishedIntegrations,
   PublishedProject,
   PublishedQueryParam,
+  PublishedRoute,
+  PublishedSecret,
 } from '@flowgate/contracts';
 
 /** What PostgreSQL holds about one project's serving state (read under the project's lock). */
@@ -28,6 +30,9 @@ export interface ProjectServingState {
     compiled: unknown;
   }>;
   keys: Array<{ id: string; keyHash: string; permission: 'user' | 'admin'; ratelimitMin: number }>;
+  secrets: Array<{ id: string; name: string; valueEncrypted: string; previewValueEncrypted: string | null }>;
+  /** The saved drafts that compile without error (preview-routes.ts), in the shape of `routes`. */
+  previewRoutes: ProjectServingState['routes'];
   /** The data tables; `columns` as stored (`DataColumn[]`). */
   tables: Array<{ id: string; name: string; columns: unknown }>;
 }
@@ -75,8 +80,36 @@ export function publishedIntegrationsOf(
  * secret cannot be decrypted, and the integration is then published as not configured.
  */
 export function buildPublishedProject(state: ProjectServingState, seal: (storedSecret: string) => string | null): PublishedProject {
-  const integrations = publishedIntegrationsOf(state.integrations, seal);
-  const routes = [...state.routes]
+  return {
+    id: state.id,
+    subdomain: state.subdomain,
+    require_auth: state.requireAuth,
+    revision: state.revision,
+    integrations: publishedIntegrationsOf(state.integrations, seal),
+    routes: publishedRoutesOf(state.routes),
+    secrets: publishedSecretsOf(state.secrets, seal),
+    preview_routes: publishedRoutesOf(state.previewRoutes),
+    tables: state.tables.map((table) => ({ id: table.id, name: table.name, columns: table.columns as DataColumn[] })),
+  };
+}
+
+/**
+ * The project's secrets as the gateways receive them, each value sealed by `seal`; a secret
+ * whose value no key opens is left out (a flow reading it fails naming it), a preview value
+ * that cannot be opened falls back to the value.
+ */
+export function publishedSecretsOf(list: ProjectServingState['secrets'], seal: (storedSecret: string) => string | null): PublishedSecret[] {
+  const published: PublishedSecret[] = [];
+  for (const secret of list) {
+    const value = seal(secret.valueEncrypted);
+    if (value === null) continue;
+    published.push({ name: secret.name, value_encrypted: value, preview_value_encrypted: secret.previewValueEncrypted === null ? null : seal(secret.previewValueEncrypted) });
+  }
+  return published;
+}
+
+function publishedRoutesOf(routes: ProjectServingState['routes']): PublishedRoute[] {
+  return [...routes]
     .sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method))
     .map((route) => ({
       endpoint_id: route.endpointId,
@@ -88,15 +121,6 @@ export function buildPublishedProject(state: ProjectServingState, seal: (storedS
       version: route.version,
       compiled: route.compiled,
     }));
-  return {
-    id: state.id,
-    subdomain: state.subdomain,
-    require_auth: state.requireAuth,
-    revision: state.revision,
-    integrations,
-    routes,
-    tables: state.tables.map((table) => ({ id: table.id, name: table.name, columns: table.columns as DataColumn[] })),
-  };
 }
 
 /** The `fg:key:{hash}` hash fields (Redis stores strings). */

@@ -4,6 +4,7 @@ import { DataTablesModule } from '../data-tables/data-tables.module';
 import { EndpointsModule } from '../endpoints/endpoints.module';
 import { IntegrationsModule } from '../integrations/integrations.module';
 import { ProjectsModule } from '../projects/projects.module';
+import { SecretsModule } from '../secrets/secrets.module';
 import { TestRunSandbox } from './sandbox/test-run-sandbox';
 import { TestRunThrottle } from './test-run-throttle';
 import { TestRunsController } from './test-runs.controller';
@@ -11,7 +12,7 @@ import { TestRunsService } from './test-runs.service';
 
 /** Workshop test runs: `POST /v1/projects/:id/endpoints/:eid/test-runs`. */
 @Module({
-  imports: [AuthModule, ProjectsModule, IntegrationsModule, EndpointsModule, DataTablesModule],
+  imports: [AuthModule, ProjectsModule, IntegrationsModule, SecretsModule, EndpointsModule, DataTablesModule],
   controllers: [TestRunsController],
   providers: [TestRunsService, TestRunSandbox, TestRunThrottle],
 })

@@ -7,6 +7,7 @@ import { FlowCompiler } from '../endpoints/flow-compiler';
 import { ProjectLimits } from '../endpoints/project-limits';
 import { IntegrationsService } from '../integrations/integrations.service';
 import { ProjectsService } from '../projects/projects.service';
+import { SecretsService } from '../secrets/secrets.service';
 import type { TestRunInput, TestRunResult } from './dto/test-run.dto';
 import { TestRunSandbox } from './sandbox/test-run-sandbox';
 import { flowRequestOf } from './test-run-request';
@@ -27,6 +28,7 @@ export class TestRunsService {
     private readonly projects: ProjectsService,
     private readonly endpoints: EndpointsService,
     private readonly integrations: IntegrationsService,
+    private readonly secrets: SecretsService,
     private readonly tables: TablesService,
     private readonly compiler: FlowCompiler,
     private readonly sandbox: TestRunSandbox,
@@ -42,20 +44,25 @@ export class TestRunsService {
     const settings = { ...settingsOf(draft), ...definedOnly(input.settings ?? {}) };
     const { published: integrations, emailVerifiedDomains } = await this.integrations.forTestRun(projectId);
     const tables = await this.tables.forFlows(projectId);
-    const context = { email_verified_domains: emailVerifiedDomains, tables };
+    const secrets = await this.secrets.open(projectId);
+    const context = { email_verified_domains: emailVerifiedDomains, tables, secret_names: [...secrets.live.keys()] };
     const outcome = this.compiler.compile(input.flow ?? flowOf(draft), settings, context);
-    if (!outcome.ok) throw new AppError('invalid_flow', 'The flow cannot run; fix the errors listed in details', outcome.diagnostics);
+    const mask = <T>(value: T): T => (secrets.masker === null ? value : secrets.masker.value(value));
+    if (!outcome.ok) throw new AppError('invalid_flow', 'The flow cannot run; fix the errors listed in details', mask(outcome.diagnostics));
     const request = flowRequestOf(input.request, settings);
     const ran = await this.sandbox.run({
       project: { id: project.id, subdomain: project.subdomain, integrations, tables },
       sendEmail: input.send_email,
       compiled: outcome.compiled,
       request: { ...request, query: [...request.query], headers: request.headers as Record<string, string> },
+      // A test run runs a draft, like the preview address: the preview values where set.
+      secrets: { values: [...secrets.preview], masked: secrets.masked },
     });
     return {
+      // Masked in the thread (trace, body); unlike a live answer, the Respond body too.
       response: { status: ran.status, headers: { ...JSON_HEADERS }, body: ran.body },
       duration_ms: Math.round(ran.durationMs * 1000) / 1000,
-      diagnostics: outcome.diagnostics,
+      diagnostics: mask(outcome.diagnostics),
       trace: ran.trace,
     };
   }

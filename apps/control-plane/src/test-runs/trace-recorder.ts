@@ -1,3 +1,4 @@
+import type { SecretMasker } from '@flowgate/contracts';
 import type { FlowResult, FlowTracer, SkipReason, TracedBlock } from '@flowgate/flow-engine';
 import { performance } from 'node:perf_hooks';
 import type { TraceEntry } from './dto/test-run.dto';
@@ -32,11 +33,17 @@ export function traceOutput(value: unknown): { output: unknown; truncated: boole
   return { output: bytes.subarray(0, end).toString('utf8'), truncated: true };
 }
 
-/** Records what every block of one test run did, in the order the engine ran them. */
+/**
+ * Records what every block of one test run did, in the order the engine ran them. With a
+ * masker, the project's secret values are masked in every output and error message (before an
+ * output is cut to its 16 KiB, so no part of a value is left at the cut).
+ */
 export class TraceRecorder implements FlowTracer {
   readonly entries: TraceEntry[] = [];
   private open: TraceEntry | null = null;
   private startedAt = 0;
+
+  constructor(private readonly masker: SecretMasker | null = null) {}
 
   blockStarted(block: TracedBlock): void {
     this.open = { node_id: block.id, type: block.type, label: block.label, status: 'ok', duration_ms: 0 };
@@ -55,7 +62,7 @@ export class TraceRecorder implements FlowTracer {
       entry.branch = outcome.branch ? 'true' : 'false';
       shown = outcome.branch;
     } else if (ENDS.has(block.type) && shown !== null && typeof shown === 'object') shown = answerOf(shown as FlowResult);
-    const { output, truncated } = traceOutput(shown);
+    const { output, truncated } = traceOutput(this.masker === null ? shown : this.masker.value(shown));
     if (output !== undefined) entry.output = output;
     if (truncated) entry.truncated = true;
   }
@@ -64,7 +71,7 @@ export class TraceRecorder implements FlowTracer {
     // The deadline can strike between two blocks: the next one is then named, though it never started.
     const entry = this.open?.node_id === block.id ? this.close(block) : this.added(block);
     entry.status = 'error';
-    entry.error = { code: error.code, message: error.message };
+    entry.error = { code: error.code, message: this.masker === null ? error.message : this.masker.text(error.message) };
   }
 
   private close(block: TracedBlock): TraceEntry {

@@ -8,6 +8,7 @@ export const queryKeys = {
   endpointVersions: (projectId: string, endpointId: string) => ['projects', projectId, 'endpoints', endpointId, 'versions'] as const,
   apiKeys: (projectId: string) => ['projects', projectId, 'api-keys'] as const,
   integrations: (projectId: string) => ['projects', projectId, 'integrations'] as const,
+  secrets: (projectId: string) => ['projects', projectId, 'secrets'] as const,
   logs: (projectId: string) => ['projects', projectId, 'logs'] as const,
   tables: (projectId: string) => ['projects', projectId, 'tables'] as const,
   table: (projectId: string, tableId: string) => ['projects', projectId, 'tables', tableId] as const,

@@ -1,6 +1,6 @@
 import type { FlowPorts } from '@flowgate/flow-engine';
-import { prepareFlow, type PreparedFlow } from '@flowgate/flow-engine';
-import type { EndpointAuth, HttpMethod, PublishedProject, PublishedRoute } from '@flowgate/contracts';
+import { prepareFlow, secretsReadBy, type PreparedFlow } from '@flowgate/flow-engine';
+import { NO_SECRETS, type EndpointAuth, type HttpMethod, type OpenedSecrets, type PublishedProject, type PublishedRoute, type SecretMasker } from '@flowgate/contracts';
 
 /** 0 = public, 1 = any key of the project, 2 = admin key. */
 export type AuthLevel = 0 | 1 | 2;
@@ -16,6 +16,8 @@ export interface LoadedRoute {
   authLevel: AuthLevel;
   /** False when the endpoint configures no query parameter: the query string is then never parsed. */
   readsQuery: boolean;
+  /** The flow reads `{secrets.…}`: its requests first check that this copy is the newest (project-cache.ts `fresh`). */
+  readsSecrets: boolean;
   /** null when the published flow could not be prepared: the route answers 500 flow_error. */
   prepared: PreparedFlow | null;
 }
@@ -44,6 +46,13 @@ export interface LoadedProject {
   /** Keyed by normalised path (`/orders`). */
   routes: Map<string, RouteGroup>;
   ports: FlowPorts;
+  /** Masks the project's secret values in error messages and log details; null when it has none. */
+  masker: SecretMasker | null;
+  /**
+   * What `{subdomain}--preview` serves: the saved drafts, every request keyed (any permission),
+   * the preview values of secrets. null on the preview copy itself.
+   */
+  preview: LoadedProject | null;
 }
 
 export class InvalidPublicationError extends Error {
@@ -75,24 +84,62 @@ export function parsePublishedProject(raw: string): PublishedProject {
 
 export interface LoadProjectOptions {
   ports: FlowPorts;
+  /** The project's secrets, opened (default: none). */
+  secrets?: OpenedSecrets;
   /** The copy being replaced: prepared flows of unchanged route versions are reused. */
   previous: LoadedProject | null;
   onRouteError(route: PublishedRoute, error: unknown): void;
 }
 
 export function loadProject(published: PublishedProject, options: LoadProjectOptions): LoadedProject {
-  const previousRoutes = new Map<string, LoadedRoute>();
-  if (options.previous) {
-    for (const group of options.previous.routes.values()) {
-      for (const method of METHODS) {
-        const route = group[method];
-        if (route) previousRoutes.set(`${route.endpointId}@${route.version}`, route);
-      }
+  const secrets = options.secrets ?? NO_SECRETS;
+  const ports: FlowPorts = secrets.live.size === 0 ? options.ports : { ...options.ports, secrets: secrets.live };
+  const baseLevel: AuthLevel = published.require_auth ? 1 : 0;
+  const project: LoadedProject = {
+    id: published.id,
+    subdomain: published.subdomain.toLowerCase(),
+    revision: published.revision,
+    requireAuth: published.require_auth,
+    baseLevel,
+    routes: loadRoutes(published.routes, (auth) => higher(AUTH_LEVEL[auth] ?? 2, baseLevel), reusableRoutes(options.previous), options.onRouteError),
+    ports,
+    masker: secrets.masker,
+    preview: null,
+  };
+  // Drafts are not versioned: prepared afresh on every load (a Save is a new document anyway).
+  project.preview = {
+    ...project,
+    requireAuth: true,
+    baseLevel: 1,
+    // Any key of the project, whatever the endpoint's auth.
+    routes: loadRoutes(published.preview_routes ?? [], () => 1, new Map(), options.onRouteError),
+    ports: secrets.preview.size === 0 ? options.ports : { ...options.ports, secrets: secrets.preview },
+  };
+  return project;
+}
+
+const higher = (a: AuthLevel, b: AuthLevel): AuthLevel => (a > b ? a : b);
+
+/** Prepared flows of the copy being replaced, by endpoint and version: unchanged versions are reused. */
+function reusableRoutes(previous: LoadedProject | null): Map<string, LoadedRoute> {
+  const routes = new Map<string, LoadedRoute>();
+  for (const group of previous?.routes.values() ?? []) {
+    for (const method of METHODS) {
+      const route = group[method];
+      if (route) routes.set(`${route.endpointId}@${route.version}`, route);
     }
   }
-  const baseLevel: AuthLevel = published.require_auth ? 1 : 0;
+  return routes;
+}
+
+function loadRoutes(
+  published: readonly PublishedRoute[],
+  levelOf: (auth: EndpointAuth) => AuthLevel,
+  previousRoutes: ReadonlyMap<string, LoadedRoute>,
+  onRouteError: LoadProjectOptions['onRouteError'],
+): Map<string, RouteGroup> {
   const routes = new Map<string, RouteGroup>();
-  for (const route of published.routes) {
+  for (const route of published) {
     const path = normaliseRoutePath(route.path);
     let group = routes.get(path);
     if (!group) {
@@ -106,16 +153,16 @@ export function loadProject(published: PublishedProject, options: LoadProjectOpt
       try {
         prepared = prepareFlow(route.compiled as Parameters<typeof prepareFlow>[0]);
       } catch (error) {
-        options.onRouteError(route, error);
+        onRouteError(route, error);
       }
     }
-    const level = AUTH_LEVEL[route.auth] ?? 2;
     group[route.method] = {
       endpointId: route.endpoint_id,
       path,
       version: route.version,
-      authLevel: level > baseLevel ? level : baseLevel,
+      authLevel: levelOf(route.auth),
       readsQuery: Array.isArray(route.query_params) && route.query_params.length > 0,
+      readsSecrets: reused?.readsSecrets ?? secretsReadBy(route.compiled).length > 0,
       prepared,
     };
   }
@@ -124,15 +171,7 @@ export function loadProject(published: PublishedProject, options: LoadProjectOpt
     group.allow = methods.join(', ');
     group.allowHeader = [...methods.flatMap((method) => (method === 'GET' ? ['GET', 'HEAD'] : [method])), 'OPTIONS'].join(', ');
   }
-  return {
-    id: published.id,
-    subdomain: published.subdomain.toLowerCase(),
-    revision: published.revision,
-    requireAuth: published.require_auth,
-    baseLevel,
-    routes,
-    ports: options.ports,
-  };
+  return routes;
 }
 
 /** `/Orders/` → `/Orders`: one leading slash, no trailing slash (paths are case-sensitive). */

@@ -2,6 +2,7 @@ import {
   CHANGES_CHANNEL,
   CONFIG_SEQ_KEY,
   EPOCH_KEY,
+  freshnessKey,
   projectDeletedKey,
   projectKey,
   subdomainKey,
@@ -126,6 +127,20 @@ export class ProjectCache {
       if (slot && attempt === 0) await this.refresh(projectId, slot);
     }
     return null;
+  }
+
+  /**
+   * The newest copy of `project`, for a request that must not run on a stale one (a flow that
+   * reads secrets, any preview request): one GET of the project's revision, and a re-read when
+   * Redis has a newer document (a secret change or Save whose announcement is still on its way).
+   * null: the project was deleted meanwhile. Rejects when Redis is unreachable.
+   */
+  async fresh(project: LoadedProject): Promise<LoadedProject | null> {
+    const revision = await this.options.redis.get(freshnessKey(project.id));
+    const slot = this.slots.get(project.id);
+    if (revision === null || Number(revision) <= project.revision || slot === undefined) return project;
+    if (slot.project === null || slot.project.revision < Number(revision)) await this.refresh(project.id, slot);
+    return slot.project;
   }
 
   /** Re-reads every cached project (used after a missed message, a reconnect or a republish). */

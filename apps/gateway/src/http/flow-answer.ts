@@ -2,7 +2,12 @@ import type { FlowResult } from '@flowgate/flow-engine';
 import { sendError, sendErrorWithStatus } from './errors';
 import { sendJson, type GatewayResponse } from './gateway-response';
 
-/** A flow's result as the answer: its Respond body, or its error with the block that failed. */
+/**
+ * A flow's result as the answer: its Respond body, or its error with the block that failed. A
+ * Respond body is what the flow's author chose to send: unmasked. An error message says what
+ * went wrong and may quote a value (a URL, an upstream answer): the project's secret values are
+ * masked in it (`res.masker`, null when the project has none), for the caller and the log.
+ */
 export function answerFlow(res: GatewayResponse, result: FlowResult): void {
   if (result.type === 'response') {
     const json = result.body === undefined ? undefined : JSON.stringify(result.body);
@@ -12,6 +17,6 @@ export function answerFlow(res: GatewayResponse, result: FlowResult): void {
     sendError(res, 'unavailable', result.message, { 'retry-after': '1' });
     res.errorNodeId = result.node_id;
   } else {
-    sendErrorWithStatus(res, result.status, result.code, result.message, result.node_id);
+    sendErrorWithStatus(res, result.status, result.code, res.masker === null ? result.message : res.masker.text(result.message), result.node_id);
   }
 }

@@ -1,3 +1,4 @@
+import type { SecretMasker } from '@flowgate/contracts';
 import { ServerResponse, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 
 /** Outcome of the key script, kept for the RateLimit-* headers and the log event. */
@@ -34,6 +35,10 @@ export class GatewayResponse extends ServerResponse<IncomingMessage> {
   rateLimit: RateLimitState | null = null;
   /** Served on the preview address (`{subdomain}--preview.…`): logged as environment `preview`. */
   preview = false;
+  /** The project's revision was checked for this request (request-handler.ts `serveFresh`). */
+  freshnessChecked = false;
+  /** Masks the project's secret values in the logged query; null when the project has none. */
+  masker: SecretMasker | null = null;
   /** The body `sendJson` will end this response with at the end of the event-loop turn. */
   pendingBody: string | null = null;
 }

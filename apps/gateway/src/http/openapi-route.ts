@@ -1,4 +1,4 @@
-import { apiKeyRecordKey, openApiKey } from '@flowgate/contracts';
+import { apiKeyRecordKey, openApiKey, PREVIEW_SUFFIX, previewOpenApiKey } from '@flowgate/contracts';
 import type { Logger } from '@flowgate/platform';
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
@@ -62,6 +62,7 @@ export class OpenApiRoute {
       return;
     }
     this.held.delete(projectId);
+    this.held.delete(`${projectId}${PREVIEW_SUFFIX}`);
     this.generations.set(projectId, (this.generations.get(projectId) ?? 0) + 1);
   }
 
@@ -81,9 +82,9 @@ export class OpenApiRoute {
     if (project.requireAuth && !(await this.keyAccepted(req, res, project.id))) return;
     let document: HeldDocument | null;
     try {
-      document = await this.documentOf(project);
+      document = await this.documentOf(project, res.preview);
     } catch (error) {
-      document = this.held.get(project.id) ?? null;
+      document = this.held.get(slotOf(project, res.preview)) ?? null;
       if (document === null) return this.unavailable(res, error);
     }
     if (document === null) return this.unavailable(res, null);
@@ -98,26 +99,31 @@ export class OpenApiRoute {
     res.end(req.method === 'HEAD' ? undefined : document.body);
   }
 
-  /** The held document when it is still the project's; else one read from Redis (shared by concurrent fetches). */
-  private documentOf(project: LoadedProject): Promise<HeldDocument | null> | HeldDocument {
+  /**
+   * The held document when it is still the project's; else one read from Redis (shared by
+   * concurrent fetches). The preview address (its own copy of the project, requireAuth set)
+   * has a document of its own: the drafts it serves.
+   */
+  private documentOf(project: LoadedProject, preview: boolean): Promise<HeldDocument | null> | HeldDocument {
+    const slot = slotOf(project, preview);
     const generation = this.generations.get(project.id) ?? 0;
-    const held = this.held.get(project.id);
+    const held = this.held.get(slot);
     if (held !== undefined && held.project === project && held.generation === generation) return held;
-    let reading = this.reading.get(project.id);
+    let reading = this.reading.get(slot);
     if (reading === undefined) {
-      reading = this.read(project, generation).finally(() => this.reading.delete(project.id));
-      this.reading.set(project.id, reading);
+      reading = this.read(project, generation, preview).finally(() => this.reading.delete(slot));
+      this.reading.set(slot, reading);
     }
     return reading;
   }
 
-  private async read(project: LoadedProject, generation: number): Promise<HeldDocument | null> {
-    const text = await this.redis.get(openApiKey(project.id));
+  private async read(project: LoadedProject, generation: number, preview: boolean): Promise<HeldDocument | null> {
+    const text = await this.redis.get(preview ? previewOpenApiKey(project.id) : openApiKey(project.id));
     if (text === null) return null;
     const body = Buffer.from(text);
     const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
     const document: HeldDocument = { project, generation, body, etag };
-    if ((this.generations.get(project.id) ?? 0) === generation) this.held.set(project.id, document);
+    if ((this.generations.get(project.id) ?? 0) === generation) this.held.set(slotOf(project, preview), document);
     return document;
   }
   /** Any key of the project (user or admin); answers the refusal itself. */
@@ -152,3 +158,6 @@ function matches(header: string | undefined, etag: string): boolean {
   if (header.trim() === '*') return true;
   return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
 }
+
+/** Where a document is held: the project's id, or its id with `--preview` for the preview address's. */
+const slotOf = (project: LoadedProject, preview: boolean): string => (preview ? `${project.id}${PREVIEW_SUFFIX}` : project.id);

@@ -1,2 +1,3 @@
 export * from './secret-rules';
 export * from './secret-masker';
+export * from './opened-secrets';

@@ -44,6 +44,9 @@ export const endpointSchema = contentSchema.extend({
   status: z.enum(['draft', 'live']),
   live_version: z.number().int().nullable(),
   live_url: z.string().nullable().describe("The live version's address (base_url + its path), null when not deployed"),
+  preview_url: z
+    .string()
+    .describe("The saved draft's address on the preview address (any API key of the project); served while the draft has no error diagnostics"),
   has_undeployed_changes: z.boolean().describe('True when the draft differs from what is live (or nothing is live)'),
   created_at: z.string(),
   updated_at: z.string(),

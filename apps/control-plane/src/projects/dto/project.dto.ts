@@ -1,13 +1,13 @@
 import { createZodDto } from 'nestjs-zod';
 import { z } from 'zod';
-import { subdomainSchema } from '../subdomain';
+import { keptSubdomainSchema, subdomainSchema } from '../subdomain';
 
 const name = z.string().trim().min(1, 'is required').max(100, 'must be at most 100 characters');
 
 export class CreateProjectDto extends createZodDto(z.object({ name, subdomain: subdomainSchema })) {}
 
 export class UpdateProjectDto extends createZodDto(
-  z.object({ name: name.optional(), subdomain: subdomainSchema.optional(), require_auth: z.boolean().optional() }),
+  z.object({ name: name.optional(), subdomain: keptSubdomainSchema.optional().describe('A new subdomain meets the rules of a new project'), require_auth: z.boolean().optional() }),
 ) {}
 
 export const projectSchema = z.object({

@@ -1,3 +1,4 @@
+import type { MaskedSecret } from '@flowgate/contracts';
 import type { FlowLimits } from '@flowgate/flow-engine';
 import type { MessagePort } from 'node:worker_threads';
 import type { PortsProject } from '@flowgate/integrations/flow-ports';
@@ -26,6 +27,8 @@ export interface TestRunJob {
   /** The flow engine's CompiledFlow. */
   compiled: unknown;
   request: { method: string; path: string; query: Array<[string, string]>; headers: Record<string, string>; body: unknown };
+  /** What `{secrets.NAME}` reads, and every value to mask in the trace and the body (live and preview). */
+  secrets: { values: Array<[string, string]>; masked: MaskedSecret[] };
   /** Told when the thread takes the run: the sandbox's deadline starts then. */
   started?: MessagePort;
 }

@@ -4,6 +4,7 @@
  * thread's heap or event loop, the control plane's own thread is not touched: the thread is
  * terminated at the deadline, or dies at its heap limit, and a new one takes its place.
  */
+import { SecretMasker } from '@flowgate/contracts';
 import { FairScheduler, prepareFlow, runFlow, type FlowResult } from '@flowgate/flow-engine';
 import { loadIntegrations } from '@flowgate/integrations/flow-ports';
 import { performance } from 'node:perf_hooks';
@@ -28,16 +29,19 @@ export default async function runTestFlow(job: TestRunJob): Promise<TestRunOutco
   job.started?.postMessage('started');
   ports ??= createTestRunPorts(settings);
   const request = { ...job.request, query: new URLSearchParams(job.request.query) };
-  const tracer = new TraceRecorder();
+  const masker = SecretMasker.of(job.secrets.masked);
+  const tracer = new TraceRecorder(masker);
+  const flowPorts = { ...ports.forProject(job.project, job.sendEmail), secrets: new Map(job.secrets.values) };
   const startedAt = performance.now();
-  const result = await runFlow(prepareFlow(job.compiled as Parameters<typeof prepareFlow>[0]), request, ports.forProject(job.project, job.sendEmail), {
+  const result = await runFlow(prepareFlow(job.compiled as Parameters<typeof prepareFlow>[0]), request, flowPorts, {
     deadlineMs: settings.flow.timeoutMs,
     limits: settings.flow.limits,
     scheduler,
     tracer,
   });
   const durationMs = performance.now() - startedAt;
-  return { status: result.status, body: bodyOf(result), durationMs, trace: tracer.entries };
+  const body = bodyOf(result);
+  return { status: result.status, body: masker === null ? body : masker.value(body), durationMs, trace: tracer.entries };
 }
 
 /** The body exactly as a caller of the gateway parses it (JSON round trip: undefined dropped, `{}` without Respond body). */

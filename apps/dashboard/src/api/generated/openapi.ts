@@ -74,6 +74,8 @@ export type EndpointDto = {
   live_version: number | null;
   /** The live version's address (base_url + its path), null when not deployed */
   live_url: string | null;
+  /** The saved draft's address on the preview address (any API key of the project); served while the draft has no error diagnostics */
+  preview_url: string;
   /** True when the draft differs from what is live (or nothing is live) */
   has_undeployed_changes: boolean;
   created_at: string;
@@ -153,6 +155,8 @@ export type EndpointListDto = {
     live_version: number | null;
     /** The live version's address (base_url + its path), null when not deployed */
     live_url: string | null;
+    /** The saved draft's address on the preview address (any API key of the project); served while the draft has no error diagnostics */
+    preview_url: string;
     /** True when the draft differs from what is live (or nothing is live) */
     has_undeployed_changes: boolean;
     created_at: string;
@@ -180,6 +184,8 @@ export type EndpointWithDiagnosticsDto = {
   live_version: number | null;
   /** The live version's address (base_url + its path), null when not deployed */
   live_url: string | null;
+  /** The saved draft's address on the preview address (any API key of the project); served while the draft has no error diagnostics */
+  preview_url: string;
   /** True when the draft differs from what is live (or nothing is live) */
   has_undeployed_changes: boolean;
   created_at: string;
@@ -350,6 +356,15 @@ export type PutEmailDto = {
   verified_domains?: Array<string>;
 };
 
+export type PutSecretDto = {
+  /** The live value (1 B – 8 KiB of text); stored encrypted, never returned */
+  value: string;
+  /** Used on the preview address instead of `value`; null removes it, omitted keeps the stored one */
+  preview_value?: string | null;
+  /** What the secret is for; omitted keeps the stored one */
+  description?: string | null;
+};
+
 export type PutTextGenerationDto = {
   provider: "anthropic";
   /** The provider secret; required the first time, omit it to keep the stored one */
@@ -409,6 +424,34 @@ export type SaveEndpointDto = {
 };
 
 export type SaveEndpointDto__schema0 = string | number | boolean | Array<SaveEndpointDto__schema0> | { [key: string]: SaveEndpointDto__schema0 } | null;
+
+export type SecretDto = {
+  name: string;
+  description: string | null;
+  has_preview_value: boolean;
+  /** Live endpoints whose flow reads {secrets.NAME} */
+  used_by: Array<{
+    endpoint_id: string;
+    name: string;
+  }>;
+  created_at: string;
+  updated_at: string;
+};
+
+export type SecretListDto = {
+  items: Array<{
+    name: string;
+    description: string | null;
+    has_preview_value: boolean;
+    /** Live endpoints whose flow reads {secrets.NAME} */
+    used_by: Array<{
+      endpoint_id: string;
+      name: string;
+    }>;
+    created_at: string;
+    updated_at: string;
+  }>;
+};
 
 export type SessionResponseDto = {
   user: {
@@ -548,6 +591,7 @@ export type TestRunResultDto = {
 
 export type UpdateProjectDto = {
   name?: string;
+  /** A new subdomain meets the rules of a new project */
   subdomain?: string;
   require_auth?: boolean;
 };
@@ -811,6 +855,24 @@ export interface Operations {
     query: never;
     body: never;
     response: { [key: string]: unknown };
+  };
+  "GET /v1/projects/{projectId}/secrets": {
+    params: { projectId: string };
+    query: never;
+    body: never;
+    response: SecretListDto;
+  };
+  "PUT /v1/projects/{projectId}/secrets/{name}": {
+    params: { projectId: string; name: string };
+    query: never;
+    body: PutSecretDto;
+    response: SecretDto;
+  };
+  "DELETE /v1/projects/{projectId}/secrets/{name}": {
+    params: { projectId: string; name: string };
+    query: { force?: "true" | "false" };
+    body: never;
+    response: unknown;
   };
   "GET /v1/projects/{projectId}/tables": {
     params: { projectId: string };

@@ -2,10 +2,11 @@ import { useIntegrations } from '../../api/integrations';
 import { useCurrentProject } from '../../app/use-current-project';
 import { QueryState } from '../../ui/states';
 import { DeleteProject } from './delete-project';
+import { SecretsGroup } from './secrets/secrets-group';
 import { SettingsForm } from './settings-form';
 import { useDocumentTitle } from '../../ui/use-document-title';
 
-/** `/projects/:id/settings`: name, subdomain, Require Authentication, integrations, Save; deleting at the bottom. */
+/** `/projects/:id/settings`: name, subdomain, Require Authentication, integrations, Save; the secrets; deleting at the bottom. */
 export function SettingsPage() {
   const project = useCurrentProject();
   useDocumentTitle('Settings', project.name);
@@ -18,6 +19,7 @@ export function SettingsPage() {
       <QueryState query={integrations} label="Loading settings…">
         {(items) => <SettingsForm project={project} integrations={items} />}
       </QueryState>
+      <SecretsGroup projectId={project.id} />
       <DeleteProject project={project} />
     </section>
   );

@@ -2,12 +2,12 @@ import { ReactFlowProvider, useReactFlow } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { errorMessage } from '../../api/api-error';
-import { useTables } from '../../api/tables';
 import type { Endpoint } from '../../api/types';
 import { useWorkshopActions } from './actions/use-workshop-actions';
 import { FlowCanvas } from './canvas/flow-canvas';
 import { ProblemsPanel } from './diagnostics/problems-panel';
 import { useLiveDiagnostics } from './diagnostics/use-live-diagnostics';
+import { FlowContextProvider, useProjectFlowContext } from './flow-context';
 import { elkLayouter } from './layout/elk-worker-layouter';
 import { tidyUp } from './layout/tidy-up';
 import { ActionPool } from './pool/action-pool';
@@ -44,8 +44,8 @@ function EditorLayout({ endpoint }: { endpoint: Endpoint }) {
   const actions = useWorkshopActions(endpoint.project_id, endpoint.id);
   const dirty = useWorkshop(isDirty);
   const blocker = useLeaveGuard(dirty);
-  const tables = useTables(endpoint.project_id);
-  useLiveDiagnostics(tables.data);
+  const flowContext = useProjectFlowContext(endpoint.project_id);
+  useLiveDiagnostics(flowContext);
 
   const handlers = useMemo(() => ({ save: () => void actions.save(), deploy: () => void actions.deploy() }), [actions.save, actions.deploy]);
   useWorkshopShortcuts(store, handlers, search);
@@ -58,6 +58,7 @@ function EditorLayout({ endpoint }: { endpoint: Endpoint }) {
   }, [store, getNodes, fitView]);
 
   return (
+    <FlowContextProvider value={flowContext}>
     <div className="workshop">
       <WorkshopToolbar
         endpoint={endpoint}
@@ -92,5 +93,6 @@ function EditorLayout({ endpoint }: { endpoint: Endpoint }) {
       <ProblemsPanel />
       {blocker.state === 'blocked' && <LeaveDialog blocker={blocker} />}
     </div>
+    </FlowContextProvider>
   );
 }

@@ -1,6 +1,7 @@
 import { referencesAt, type FlowNode } from '@flowgate/flow-engine';
 import { useCallback } from 'react';
 import { atField } from '../diagnostics/diagnostic-lookup';
+import { useFlowContext } from '../flow-context';
 import { blockFields, catalogueEntry, isFieldShown } from '../model/block-fields';
 import { saveBody } from '../model/endpoint-doc';
 import { useWorkshop, useWorkshopStore } from '../store/workshop-context';
@@ -19,11 +20,12 @@ export function BlockForm({ node }: { node: FlowNode }) {
   const diagnostics = useWorkshop((state) => state.diagnostics);
   const entry = catalogueEntry(node.type);
   const config = node.config ?? {};
+  const { secret_names: secretNames } = useFlowContext();
   // Asked when the completion opens, from the document as it is then.
   const suggestions = useCallback(() => {
     const { flow, ...settings } = saveBody(store.getState().doc);
-    return referencesAt({ flow, settings: settings as Parameters<typeof referencesAt>[0]['settings'] }, node.id);
-  }, [store, node.id]);
+    return referencesAt({ flow, settings: settings as Parameters<typeof referencesAt>[0]['settings'] }, node.id, secretNames);
+  }, [store, node.id, secretNames]);
 
   const form = (
     <div className="ws-form">

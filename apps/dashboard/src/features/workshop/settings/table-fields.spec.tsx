@@ -39,8 +39,9 @@ function setup(nodes: WorkshopDoc['nodes'], selected: string, tables = [orders])
   store.getState().select([selected]);
   const client = createQueryClient();
   client.setDefaultOptions({ queries: { retry: false } });
+  const context = { tables };
   function LiveProblems() {
-    useLiveDiagnostics(tables);
+    useLiveDiagnostics(context);
     return <ProblemsPanel />;
   }
   const Workshop = () => (
