@@ -15,7 +15,7 @@ const path = require('node:path');
 const { ensureServices, stopStartedServices } = require('./lib/services');
 const { stackEnv } = require('./lib/env');
 const { ensureDependencies, ensurePrismaClient } = require('./lib/prepare');
-const { startService, stopRecorded, recordedPid, stalePid, logTail, exitReason, logFile, supervisorSawReady } = require('./lib/processes');
+const { startService, stopRecorded, recordedPid, childPid, stalePid, logTail, exitReason, logFile, supervisorSawReady } = require('./lib/processes');
 const { stackServices, isReady, portTaken, urlSummary } = require('./lib/stack-services');
 
 const root = path.resolve(__dirname, '..');
@@ -213,7 +213,9 @@ async function status() {
   for (const service of stackServices(env)) {
     const pid = recordedPid(service.name);
     const ready = await isReady(service);
-    process.stdout.write(`${service.name.padEnd(14)} ${pid ? `pid ${pid}` : 'not started by us'.padEnd(8)}  ${ready ? 'ready' : 'not ready'}  ${service.readyUrl}\n`);
+    const child = pid ? childPid(service.name) : null;
+    const pids = pid ? `pid ${pid}${child ? ` (service ${child})` : ''}` : 'not started by us';
+    process.stdout.write(`${service.name.padEnd(14)} ${pids}  ${ready ? 'ready' : 'not ready'}  ${service.readyUrl}\n`);
   }
 }
 

@@ -29,6 +29,7 @@ const net = require('node:net');
 const path = require('node:path');
 const { ensureServices, makeLog, withLock, aptInstall, has } = require('./lib/services');
 const { podman, ensurePodman, ensureBaseImage } = require('./lib/podman');
+const { ensureDependencies } = require('./lib/prepare');
 
 const root = path.resolve(__dirname, '..');
 const log = makeLog(false);
@@ -339,6 +340,8 @@ async function validateCompose() {
 
 async function main() {
   const started = Date.now();
+  // This script talks to PostgreSQL and Redis itself (pg, ioredis): a fresh clone needs npm install first.
+  if (ensureDependencies(say)) say('npm dependencies installed');
   await ensurePodman(log);
   const base = ensureBaseImage(log);
   say(`base image node:22-slim: ${base}`);

@@ -19,7 +19,8 @@ export async function openSession(
   options: { colorScheme?: 'light' | 'dark'; viewport?: { width: number; height: number } } = {},
 ): Promise<BrowserSession> {
   const context = await browser.newContext({ baseURL, colorScheme: options.colorScheme ?? 'light', viewport: options.viewport ?? { width: 1280, height: 800 } });
-  context.setDefaultTimeout(15_000);
+  // A guard against hanging, not a speed test: a busy machine (Vite build, stack, Chromium on 2 cores) needs room.
+  context.setDefaultTimeout(30_000);
   const page = await context.newPage();
   const consoleErrors: string[] = [];
   page.on('console', (message: ConsoleMessage) => {

@@ -1,4 +1,5 @@
 import { dataConfigShape, dataDatabaseUrlOf, env, flowConfigShape, flowLimitsOf, loadConfig } from '@flowgate/platform';
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 
 /**
@@ -57,7 +58,7 @@ const schema = z
     ...flowConfigShape,
     TEST_RUNS_PER_MINUTE: env.positiveInt(60),
     /** Test runs in worker threads (test-runs/sandbox/): threads, heap of each, runs that may wait. */
-    TEST_RUN_THREADS: env.positiveInt(4),
+    TEST_RUN_THREADS: env.positiveInt(Math.min(8, Math.max(2, availableParallelism()))),
     TEST_RUN_HEAP_MB: env.positiveInt(256),
     TEST_RUN_QUEUE: env.positiveInt(16),
     SIGNUP_PER_ADDRESS_PER_HOUR: env.positiveInt(20),
