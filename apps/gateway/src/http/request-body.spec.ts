@@ -1,5 +1,7 @@
 import { JSON_TOO_DEEP_MESSAGE, MAX_JSON_DEPTH } from '@flowgate/contracts';
-import { formToObject, parseBody } from './request-body';
+import type { IncomingMessage } from 'node:http';
+import { PassThrough } from 'node:stream';
+import { formToObject, parseBody, readRawBody } from './request-body';
 
 const parse = (text: string, type?: string) => parseBody(Buffer.from(text), type);
 
@@ -46,5 +48,42 @@ describe('formToObject', () => {
     expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
     expect(Object.prototype.hasOwnProperty.call(value, '__proto__')).toBe(true);
     expect(value.constructor).toBe('y');
+  });
+});
+
+describe('readRawBody with a large-body gate', () => {
+  /** A request stream with headers, fed by the test. */
+  function request(headers: Record<string, string> = {}): IncomingMessage & PassThrough {
+    return Object.assign(new PassThrough(), { headers }) as unknown as IncomingMessage & PassThrough;
+  }
+  const settled = (promise: Promise<unknown>) => Promise.race([promise.then(() => true), new Promise((resolve) => setImmediate(() => resolve(false)))]);
+
+  it('stops reading a body once it grows past the gate, until the gate opens', async () => {
+    const req = request();
+    let open: () => void = () => undefined;
+    const waited: string[] = [];
+    const reading = readRawBody(req, 1024 * 1024, { bytes: 1000, wait: () => (waited.push('gate'), new Promise<void>((resolve) => (open = resolve))) });
+    req.write(Buffer.alloc(600, 'a'));
+    req.write(Buffer.alloc(600, 'b'));
+    req.end(Buffer.alloc(600, 'c'));
+    expect(await settled(reading)).toBe(false);
+    expect(waited).toEqual(['gate']);
+    open();
+    const raw = (await reading) as Buffer;
+    expect(raw.toString()).toBe(`${'a'.repeat(600)}${'b'.repeat(600)}${'c'.repeat(600)}`);
+  });
+
+  it('waits at the gate before reading a byte when the declared size is over it, and never for a small body', async () => {
+    const large = request({ 'content-length': '2000' });
+    const waited: string[] = [];
+    const reading = readRawBody(large, 1024 * 1024, { bytes: 1000, wait: () => (waited.push('large'), new Promise<void>(() => undefined)) });
+    large.end(Buffer.alloc(2000));
+    expect(await settled(reading)).toBe(false);
+    expect(waited).toEqual(['large']);
+    const small = request({ 'content-length': '10' });
+    const smallReading = readRawBody(small, 1024 * 1024, { bytes: 1000, wait: () => (waited.push('small'), Promise.resolve()) });
+    small.end(Buffer.alloc(10));
+    await expect(smallReading).resolves.toHaveLength(10);
+    expect(waited).toEqual(['large']);
   });
 });

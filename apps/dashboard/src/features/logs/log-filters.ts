@@ -1,11 +1,16 @@
-/** The Logs page's filters as they live in the URL (`endpoint`, `status`, `method`, `range`). */
+/** The Logs page's filters as they live in the URL (`endpoint`, `status`, `method`, `range`, `environment`). */
 export interface LogFilters {
   endpoint: string;
   /** '' (any), a class (`4xx`) or a code (`404`). */
   status: string;
   method: string;
   range: RangeKey;
+  /** Requests to the live address (default) or the preview address. */
+  environment: Environment;
 }
+
+export const ENVIRONMENTS = { live: 'Live', preview: 'Preview' } as const;
+export type Environment = keyof typeof ENVIRONMENTS;
 
 export const RANGES = {
   '1h': { label: 'Last hour', ms: 3_600_000 },
@@ -42,6 +47,7 @@ export function filtersFrom(search: URLSearchParams): LogFilters {
     status: /^([1-5]xx|[1-5]\d\d)$/.test(status) ? status : '',
     method: METHODS.includes(method) ? method : '',
     range: isRange(search.get('range')) ? (search.get('range') as RangeKey) : DEFAULT_RANGE,
+    environment: search.get('environment') === 'preview' ? 'preview' : 'live',
   };
 }
 
@@ -52,6 +58,7 @@ export function searchOf(filters: LogFilters): URLSearchParams {
   if (filters.status) search.set('status', filters.status);
   if (filters.method) search.set('method', filters.method);
   if (filters.range !== DEFAULT_RANGE) search.set('range', filters.range);
+  if (filters.environment !== 'live') search.set('environment', filters.environment);
   return search;
 }
 
@@ -61,6 +68,7 @@ export function apiQuery(filters: LogFilters, now = Date.now()) {
     endpoint: filters.endpoint.trim() || undefined,
     status: filters.status || undefined,
     method: filters.method || undefined,
+    environment: filters.environment,
     from: new Date(now - RANGES[filters.range].ms).toISOString(),
   };
 }

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import { useDebounced } from '../../ui/use-debounced';
-import { type LogFilters, METHODS, RANGES, type RangeKey, STATUS_OPTIONS } from './log-filters';
+import { ENVIRONMENTS, type Environment, type LogFilters, METHODS, RANGES, type RangeKey, STATUS_OPTIONS } from './log-filters';
 
-/** Endpoint, Status, Method, Time range; every change lands in the URL (the path after typing stops). */
+/** Endpoint, Status, Method, Time range, Environment; every change lands in the URL (the path after typing stops). */
 export function LogsFiltersForm({ filters, onChange }: { filters: LogFilters; onChange: (next: LogFilters) => void }) {
   const [endpoint, setEndpoint] = useState(filters.endpoint);
   const settled = useDebounced(endpoint, 400);
@@ -48,6 +48,16 @@ export function LogsFiltersForm({ filters, onChange }: { filters: LogFilters; on
           {Object.entries(RANGES).map(([key, range]) => (
             <option key={key} value={key}>
               {range.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="field">
+        <span>Environment</span>
+        <select value={filters.environment} onChange={(event) => onChange({ ...filters, environment: event.target.value as Environment })}>
+          {Object.entries(ENVIRONMENTS).map(([key, label]) => (
+            <option key={key} value={key}>
+              {label}
             </option>
           ))}
         </select>

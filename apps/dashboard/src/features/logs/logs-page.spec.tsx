@@ -114,6 +114,21 @@ describe('Logs page', () => {
     expect(new URLSearchParams(router.state.location.search).get('range')).toBe('7d');
   });
 
+  it('filters by Environment, kept in the URL as environment; the list and the stats ask for it', async () => {
+    const { fetchMock } = api();
+    const { router } = renderRoute(`/projects/${project.id}/logs?environment=preview`);
+    await screen.findAllByRole('row', { name: /\/orders/ });
+    const environment = screen.getByRole('combobox', { name: 'Environment' }) as HTMLSelectElement;
+    expect(environment.value).toBe('preview');
+    expect([...environment.options].map((option) => option.text)).toEqual(['Live', 'Preview']);
+    const asked = (path: string) => fetchMock.mock.calls.map(([url]) => new URL(String(url), 'http://x')).filter((url) => url.pathname.endsWith(path));
+    expect(asked('/logs')[0]!.searchParams.get('environment')).toBe('preview');
+    expect(asked('/logs/stats')[0]!.searchParams.get('environment')).toBe('preview');
+    await userEvent.selectOptions(environment, 'live');
+    await waitFor(() => expect(new URLSearchParams(router.state.location.search).has('environment')).toBe(false));
+    await waitFor(() => expect(asked('/logs').at(-1)!.searchParams.get('environment')).toBe('live'));
+  });
+
   it('opens Log details with the key, error, failed block and query, and replays in the Workshop', async () => {
     api();
     const { router } = renderRoute(`/projects/${project.id}/logs`);

@@ -30,8 +30,8 @@ export function useLogStats(projectId: string, filters: LogFilters, refreshMs: n
   return useQuery({
     queryKey: [...queryKeys.logs(projectId), 'stats', filters],
     queryFn: ({ signal }) => {
-      const { from, endpoint, status, method } = apiQuery(filters);
-      return api('GET /v1/projects/{projectId}/logs/stats', { params: { projectId }, query: { from, endpoint, status, method }, signal });
+      const { from, endpoint, status, method, environment } = apiQuery(filters);
+      return api('GET /v1/projects/{projectId}/logs/stats', { params: { projectId }, query: { from, endpoint, status, method, environment }, signal });
     },
     placeholderData: keepPreviousData,
     refetchInterval: refreshMs,
