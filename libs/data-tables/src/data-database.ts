@@ -32,7 +32,10 @@ CREATE TABLE IF NOT EXISTS flowgate.usage (
   bytes bigint NOT NULL,
   PRIMARY KEY (table_id, slot)
 ) WITH (fillfactor = 50);
-CREATE INDEX IF NOT EXISTS usage_project_idx ON flowgate.usage (project_id);
+-- Checked first: CREATE INDEX IF NOT EXISTS would lock the table against writers even when the index exists.
+DO $$ BEGIN
+  IF to_regclass('flowgate.usage_project_idx') IS NULL THEN CREATE INDEX usage_project_idx ON flowgate.usage (project_id); END IF;
+END $$;
 
 -- One statement-level trigger per table and operation; the transition tables hold the rows the
 -- statement wrote, so a statement of one row or of a CSV batch pays one counter update.
@@ -98,19 +101,15 @@ END
 $fn$;
 `;
 
-/** Creates the `flowgate` schema, its tables and functions (idempotent, safe to run concurrently). */
+/**
+ * Creates the `flowgate` schema, its tables and functions (idempotent, safe to run concurrently:
+ * a transaction-scoped advisory lock, which also holds behind PgBouncer in transaction mode).
+ */
 export async function setupDataDatabase(pool: Pool): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query("SELECT pg_advisory_lock(hashtextextended('flowgate:data-setup', 0))");
-    try {
-      await client.query(SETUP_SQL);
-    } finally {
-      await client.query("SELECT pg_advisory_unlock(hashtextextended('flowgate:data-setup', 0))");
-    }
-  } finally {
-    client.release();
-  }
+  await inTransaction(pool, async (client) => {
+    await client.query("SELECT pg_advisory_xact_lock(hashtextextended('flowgate:data-setup', 0))");
+    await client.query(SETUP_SQL);
+  });
 }
 
 /** Writes the limits the usage trigger enforces (the control plane's configuration). */

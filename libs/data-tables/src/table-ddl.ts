@@ -286,6 +286,16 @@ export class ColumnChange {
     for (const cleanup of this.cleanups) if (cleanup.startsWith('DROP FUNCTION')) await client.query(cleanup);
   }
 
+  /**
+   * After the commit: statistics for columns whose values were rewritten, so the planner picks
+   * their index at once (an unanalysed column can make `WHERE c = $1 ORDER BY id LIMIT n` walk
+   * the primary key instead). ANALYZE samples; it blocks nobody.
+   */
+  async finish(): Promise<void> {
+    const rewritten = this.plan.kept.filter((kept) => kept.converted !== null).map((kept) => quoteIdent(kept.after.name));
+    if (rewritten.length > 0) await this.pool.query(`ANALYZE ${this.table} (${rewritten.join(', ')})`);
+  }
+
   /** Undoes `prepare` (the change was refused or abandoned). */
   async discard(): Promise<void> {
     for (const cleanup of [...this.cleanups].reverse()) await this.pool.query(cleanup).catch(() => undefined);

@@ -1,6 +1,10 @@
 import { sha256Hex } from '@flowgate/platform';
 import { type TestApp, startTestApp, uniqueAddress } from '../testing/test-app';
 
+// Each checked password is a deliberate scrypt hash (~90 ms on a quiet core): a case here checks
+// dozens, which a busy machine (or a run of the whole suite) takes well over Jest's 30 s for.
+jest.setTimeout(180_000);
+
 /** The throttle with its documented defaults (10 per account, 100 per address, 15 minutes). */
 describe('login throttle under concurrency (real Redis)', () => {
   let t: TestApp;

@@ -84,6 +84,7 @@ export class TablesService {
           return this.tables.update(tx, tableId, { name, columns: input.columns ? input.columns.map(stripRename) : table.columns });
         });
       });
+      await change?.finish().catch(() => undefined); // statistics only: the change is done
       return view(record, (await rowCounts(this.data.pool, scope.projectId)).get(tableId) ?? 0);
     } catch (error) {
       await change?.discard();

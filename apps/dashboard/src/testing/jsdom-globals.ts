@@ -17,3 +17,9 @@ class MinimalRequest {
 
 Object.assign(globalThis, { TextEncoder, TextDecoder });
 if (typeof globalThis.Request === 'undefined') Object.assign(globalThis, { Request: MinimalRequest });
+
+// CodeMirror measures text through Range rectangles after an edit; jsdom lays nothing out.
+if (typeof Range !== 'undefined' && typeof Range.prototype.getClientRects !== 'function') {
+  const empty = { x: 0, y: 0, width: 0, height: 0, top: 0, right: 0, bottom: 0, left: 0, toJSON: () => ({}) };
+  Object.assign(Range.prototype, { getClientRects: () => Object.assign([], { item: () => null }), getBoundingClientRect: () => empty });
+}

@@ -53,7 +53,9 @@ function TablesList({ projectId, tables }: { projectId: string; tables: DataTabl
         <thead>
           <tr>
             <th scope="col">Name</th>
-            <th scope="col">Rows</th>
+            <th scope="col" className="numeric">
+              Rows
+            </th>
             <th scope="col">Columns</th>
             <th scope="col">Updated</th>
           </tr>

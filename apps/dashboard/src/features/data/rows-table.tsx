@@ -2,7 +2,12 @@ import type { DataTable, Row } from '../../api/types';
 import { ActionsHeader } from '../../ui/row-actions';
 import { cellText } from './row-values';
 
-const exact = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'medium' });
+/** "2026-11-24 09:30:05" in the viewer's time zone: short enough for two columns of them; the ISO time is on hover. */
+const stamp = (iso: string) => {
+  const date = new Date(iso);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ${two(date.getHours())}:${two(date.getMinutes())}:${two(date.getSeconds())}`;
+};
 
 /** The rows: `id`, the table's columns, `created_at`, `updated_at`, and `Edit row` / `Delete row` on each. */
 export function RowsTable({ table, rows, onEdit, onDelete }: { table: DataTable; rows: Row[]; onEdit: (row: Row) => void; onDelete: (row: Row) => void }) {
@@ -36,12 +41,13 @@ export function RowsTable({ table, rows, onEdit, onDelete }: { table: DataTable;
                   </td>
                 );
               })}
-              <td className="time">
-                <time dateTime={row.created_at}>{exact.format(new Date(row.created_at))}</time>
-              </td>
-              <td className="time">
-                <time dateTime={row.updated_at}>{exact.format(new Date(row.updated_at))}</time>
-              </td>
+              {[row.created_at, row.updated_at].map((iso, index) => (
+                <td key={index} className="time">
+                  <time dateTime={iso} title={iso}>
+                    {stamp(iso)}
+                  </time>
+                </td>
+              ))}
               <td className="actions">
                 <button type="button" className="button secondary small" onClick={() => onEdit(row)}>
                   Edit row

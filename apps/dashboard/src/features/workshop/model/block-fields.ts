@@ -13,9 +13,8 @@ import type { z } from 'zod';
 export type FieldKind = 'text' | 'value' | 'entries' | 'string' | 'number' | 'boolean' | 'enum' | 'list' | 'group';
 
 /**
- * What a field of a table block names: the table (`.meta({ dataTable: true })`), one of its columns
- * (`dataColumn`) or values by column (`dataColumns`). The settings panel offers the project's
- * tables and that table's columns there.
+ * What a field of a table block names (`.meta({ dataTable })`): the table, one of its columns, or
+ * values by column. The settings panel offers the project's tables and that table's columns there.
  */
 export type DataTableRole = 'table' | 'column' | 'values';
 
@@ -70,7 +69,7 @@ export function describeField(key: string, schema: z.ZodType): BlockField {
     kind: kindOf(def, template, defaultValue),
     template,
     referenceName: meta.referenceName === true,
-    dataTable: meta.dataTable === true ? 'table' : meta.dataColumn === true ? 'column' : meta.dataColumns === true ? 'values' : null,
+    dataTable: (meta.dataTable as DataTableRole | undefined) ?? null,
     required,
     nullable,
     options: def.type === 'enum' ? Object.values(def.entries as Record<string, string>) : [],
