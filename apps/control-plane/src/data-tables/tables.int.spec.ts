@@ -192,6 +192,25 @@ describe('data tables: REST', () => {
     expect(body(again.text)).toEqual(body(exported.text));
   });
 
+  it('imports 100,000 rows in one request, and names line 100,001 when it is the first bad one (nothing stored then)', async () => {
+    const table = await createTable('bulk', [
+      { name: 'sku', type: 'text', unique: true },
+      { name: 'qty', type: 'number' },
+    ]);
+    const base = `${tables()}/${table.id}`;
+    const lines = (prefix: string, last: string | null) => {
+      const out = ['sku,qty'];
+      for (let index = 0; index < 100_000; index++) out.push(`${prefix}${index},${index % 97}`);
+      if (last !== null) out[out.length - 1] = last;
+      return `${out.join('\n')}\n`;
+    };
+    const imported = await t.http().post(`${base}/import`).set(owner.auth).set('content-type', 'text/csv').send(lines('a', null)).expect(201);
+    expect(imported.body).toEqual({ inserted: 100_000 });
+    const refused = await t.http().post(`${base}/import`).set(owner.auth).set('content-type', 'text/csv').send(lines('b', 'b-last,not a number')).expect(400);
+    expect(refused.body.message).toMatch(/^Line 100001: qty expects a number/);
+    expect((await t.http().get(base).set(owner.auth).expect(200)).body.row_count).toBe(100_000);
+  });
+
   it('deletes a table with its rows', async () => {
     const table = await createTable('scratch', [{ name: 'n', type: 'number' }]);
     await t.http().post(`${tables()}/${table.id}/rows`).set(owner.auth).send({ values: { n: 1 } }).expect(201);
