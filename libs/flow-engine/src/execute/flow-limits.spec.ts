@@ -234,7 +234,7 @@ describe('flow limits: time on the event loop', () => {
 
   it('keeps the deadline while a run waits for its next slice', async () => {
     const never: FlowScheduler = { turn: () => new Promise(() => undefined), sliceEnded: () => undefined };
-    const result = await runFlow(longFlow, { request: longRequest(), options: { scheduler: never, deadlineMs: 50 } });
+    const result = await runFlow(longFlow, { request: longRequest(), options: { scheduler: never, timeoutMs: 50 } });
     expect(result).toMatchObject({ type: 'error', status: 504, code: 'flow_timeout' });
   });
 
