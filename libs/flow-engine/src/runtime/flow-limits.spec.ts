@@ -1,7 +1,7 @@
 import { runRegexTask } from '../blocks/match_regex/match-regex.block';
 import type { RegexPort, RegexTask } from '../ports';
-import { FairScheduler, type FlowScheduler } from '../runtime/fair-scheduler';
-import { DEFAULT_FLOW_LIMITS, type FlowLimits } from '../runtime/flow-limits';
+import { FairScheduler, type FlowScheduler } from './fair-scheduler';
+import { DEFAULT_FLOW_LIMITS, type FlowLimits } from './flow-limits';
 import type { BlockSpec } from '../testing/flow-fixtures';
 import { linearFlow, request, respondingFlow, runFlow } from '../testing/flow-fixtures';
 
