@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
 import { errorMessage } from '../../../api/api-error';
 import { useDeployEndpoint, useRollback, useSaveEndpoint } from '../../../api/endpoint-deploys';
-import { useAnnounce } from '../../../app/announcer';
+import { useAnnounce } from '../../../ui/announcer';
 import { saveBody } from '../model/endpoint-doc';
 import { isDirty } from '../store/workshop-store';
 import { useWorkshopStore } from '../store/workshop-context';
