@@ -20,11 +20,9 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { DataColumn, PublishedProject } from '@flowgate/contracts';
 import { ColumnChange, createDataPool, createTableStorage, inTransaction, planColumns, qualifiedTable, setupDataDatabase, writeDataLimits } from '@flowgate/data-tables';
-import { createThrowawayDatabase } from '@flowgate/db';
+import { type AppProcess, createThrowawayDatabase, freePort, publishedRoute, startProcess, TestPublisher, waitReady } from '@flowgate/testing';
 import { Redis } from 'ioredis';
 import type { Pool } from 'pg';
-import { publishedRoute, TestPublisher } from '../apps/gateway/src/testing/publication';
-import { freePort, startProcess, waitUntilServing, type Service } from './gateway/processes';
 
 const ROOT = path.resolve(__dirname, '..');
 const ROWS = Number(process.env.BENCH_DATA_ROWS ?? 1_000_000);
@@ -129,7 +127,7 @@ async function main(): Promise<void> {
   const pool = createDataPool({ url: database.url, max: POOL_SIZE, applicationName: 'flowgate-bench' });
   const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
   const publisher = new TestPublisher(redis);
-  const services: Service[] = [];
+  const services: AppProcess[] = [];
   try {
     await setupDataDatabase(pool);
     await writeDataLimits(pool, { maxRowsPerProject: ROWS * 10, maxBytesPerProject: 1e12, maxBytesPerRow: 65_536 });
@@ -193,7 +191,7 @@ async function main(): Promise<void> {
     );
     services.push(raw, gateway);
     const probe = `/person?id=${ids[0]}`;
-    await Promise.all([waitUntilServing(raw, rawPort, probe), waitUntilServing(gateway, gatewayPort, probe, { host })]);
+    await Promise.all([waitReady(raw, `http://127.0.0.1:${rawPort}${probe}`), waitReady(gateway, `http://127.0.0.1:${gatewayPort}${probe}`, 60_000, { host })]);
 
     let sequence = 0;
     const shots: Record<'get_row' | 'query_rows' | 'insert_row', Shot> = {

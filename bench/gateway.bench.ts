@@ -34,11 +34,11 @@ import path from 'node:path';
 import { freshnessKey } from '@flowgate/contracts';
 import { SecretBox } from '@flowgate/platform';
 import { Redis } from 'ioredis';
-import { publishedRoute, TestPublisher, type Block } from '../apps/gateway/src/testing/publication';
+import { type AppProcess, type Block, freePort, publishedRoute, startProcess, TestPublisher, waitReady } from '@flowgate/testing';
 import { startBenchCluster, type BenchCluster } from './gateway/cluster';
 import { load, type LoadResult } from './gateway/load';
 import { startNodeRed } from './gateway/node-red';
-import { cpuSeconds, freePort, get, kafkaBrokerPid, sampleRss, startProcess, waitUntilServing, type Service } from './gateway/processes';
+import { cpuSeconds, get, kafkaBrokerPid, sampleRss } from './gateway/processes';
 
 const ROOT = path.resolve(__dirname, '..');
 /** `npm run build`'s backend part (scripts/build.js): the gateway runs from dist/ as deployed. */
@@ -127,7 +127,7 @@ async function main(): Promise<void> {
   const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
   const redis = new Redis(redisUrl);
   const publisher = new TestPublisher(redis);
-  const services: Service[] = [];
+  const services: AppProcess[] = [];
   let nodeRedCleanup = (): void => undefined;
   let benchCluster: BenchCluster | null = null;
   try {
@@ -177,10 +177,10 @@ async function main(): Promise<void> {
       services.push(nodeRed);
     }
     await Promise.all([
-      waitUntilServing(rawProcess, rawPort, '/'),
-      waitUntilServing(gateway, gatewayPort, '/api/shout?name=bench', { host }),
-      nodeRed && waitUntilServing(nodeRed, nodeRedPort, '/shout?name=bench'),
-      clusterGateway && waitUntilServing(clusterGateway, clusterGatewayPort, '/api/shout?name=bench', { host }),
+      waitReady(rawProcess, `http://127.0.0.1:${rawPort}/`),
+      waitReady(gateway, `http://127.0.0.1:${gatewayPort}/api/shout?name=bench`, 60_000, { host }),
+      nodeRed && waitReady(nodeRed, `http://127.0.0.1:${nodeRedPort}/shout?name=bench`),
+      clusterGateway && waitReady(clusterGateway, `http://127.0.0.1:${clusterGatewayPort}/api/shout?name=bench`, 60_000, { host }),
     ]);
 
     process.stdout.write(

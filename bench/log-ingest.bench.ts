@@ -23,14 +23,14 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { createThrowawayDatabase, migrate } from '@flowgate/db';
+import { connectProducer, createThrowawayDatabase, createTopic, makeEvent, sendEvents, testKafka, uniqueName } from '@flowgate/testing';
+import { migrate } from '@flowgate/db';
 import { createLogger } from '@flowgate/platform';
 import type { RequestLogEvent } from '@flowgate/contracts';
 import { Partitioners, type Producer } from 'kafkajs';
 import { Pool } from 'pg';
 import { loadLogIngestConfig } from '../apps/log-ingest/src/config';
 import { createLogIngest, type LogIngest } from '../apps/log-ingest/src/log-ingest';
-import { connectProducer, createTopic, makeEvent, sendEvents, testKafka, uniqueName } from '../apps/log-ingest/src/testing/request-log-fixtures';
 
 const EVENTS = Number(process.env.BENCH_LOG_EVENTS ?? 300_000);
 const RATE = Number(process.env.BENCH_LOG_RATE ?? 1000);

@@ -10,7 +10,8 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { createThrowawayDatabase, migrate } from '@flowgate/db';
+import { createThrowawayDatabase } from '@flowgate/testing';
+import { migrate } from '@flowgate/db';
 import { createControlPlaneApp } from '../apps/control-plane/src/app.factory';
 import { loadControlPlaneConfig } from '../apps/control-plane/src/config/control-plane.config';
 import { SEED_PATHS, seedRequestLogs } from './logs-api/seed-request-logs';

@@ -42,7 +42,8 @@ import { processCpuSeconds, parentPid, postgresServerCpuSeconds, threadCpuSecond
 import { createBenchProject, type BenchProject } from './stack/project';
 import { load, type LoadResult } from './gateway/load';
 import { startNodeRed } from './gateway/node-red';
-import { freePort, get, kafkaBrokerPid, startProcess, waitUntilServing, type Service } from './gateway/processes';
+import { type AppProcess, freePort, startProcess, waitReady } from '@flowgate/testing';
+import { get, kafkaBrokerPid } from './gateway/processes';
 
 const ROOT = path.resolve(__dirname, '..');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -282,7 +283,7 @@ async function main(): Promise<void> {
   const stopStack = !alreadyUp && process.env.BENCH_KEEP_STACK !== '1';
   const redis = new Redis(env.REDIS_URL);
   const pool = new Pool({ connectionString: env.DATABASE_URL, max: 2, application_name: 'flowgate-stack-bench' });
-  const services: Service[] = [];
+  const services: AppProcess[] = [];
   let nodeRedCleanup = (): void => undefined;
   let project: BenchProject | null = null;
   try {
@@ -313,9 +314,9 @@ async function main(): Promise<void> {
       nodeRedCleanup = nodeRed.cleanup;
     }
     await Promise.all([
-      waitUntilServing(rawProcess, rawPort, '/'),
+      waitReady(rawProcess, `http://127.0.0.1:${rawPort}/`),
       servedByGateway(gatewayPort, host),
-      nodeRed && waitUntilServing(nodeRed, nodeRedPort, '/shout?name=bench'),
+      nodeRed && waitReady(nodeRed, `http://127.0.0.1:${nodeRedPort}/shout?name=bench`),
     ]);
 
     process.stdout.write(

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
-import { request } from '../test/e2e/stack-process';
+import { request } from '@flowgate/testing';
 import { launchChromium } from '../test/browser/support/chromium';
 import { startBrowserStack } from '../test/browser/support/stack';
 import { openSession } from '../test/browser/support/session';

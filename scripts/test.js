@@ -2,8 +2,9 @@
 // `npm test`: every check, in stages, stopping at the first that fails —
 // prepare (npm dependencies, Prisma client), services (PostgreSQL, Redis, Kafka started or
 // installed when missing), lint (Nx graph + ESLint with the module boundaries), typecheck
-// (backend and dashboard), jest (unit and integration tests). Arguments after `--` go to Jest:
-// `npm test -- libs/contracts`.
+// (backend and dashboard), jest (the three tiers of jest.config.js: unit, dashboard, integration).
+// Arguments after `--` go to Jest: `npm test -- libs/contracts`. `npm run test:unit` is the fast
+// loop: the unit and dashboard tiers alone, no service started.
 'use strict';
 
 const { spawnSync } = require('node:child_process');
@@ -65,7 +66,7 @@ stage('typecheck: backend and libs, dashboard, browser tests', () => {
 
 const jestResults = path.join(root, '.cache', 'jest-results.json');
 
-stage('jest: unit and integration tests', () => {
+stage('jest: unit, dashboard and integration tiers', () => {
   try {
     exec('jest', ['--ci', '--json', `--outputFile=${jestResults}`, ...jestArgs]);
   } finally {

@@ -9,7 +9,7 @@ import { migrate } from '../libs/db/src/migrate';
 import { expectedShape } from '../libs/db/src/schema-shape/expected-from-prisma';
 import { introspectShape } from '../libs/db/src/schema-shape/introspect';
 import type { SchemaShape } from '../libs/db/src/schema-shape/shape';
-import { createThrowawayDatabase, type ThrowawayDatabase } from '../libs/db/src/testing/throwaway-database';
+import { createThrowawayDatabase, type ThrowawayDatabase } from '@flowgate/testing';
 
 const SCHEMA = resolve(__dirname, '..', 'prisma', 'schema.prisma');
 const expected = expectedShape(SCHEMA);

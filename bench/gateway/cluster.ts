@@ -1,7 +1,6 @@
 import type { PublishedProject } from '@flowgate/contracts';
 import { createRedisClient, type RedisClient } from '@flowgate/platform';
-import { startLocalRedisCluster, type LocalRedisCluster } from '../../apps/gateway/src/testing/redis-backend';
-import { TestPublisher, type TestKey } from '../../apps/gateway/src/testing/publication';
+import { type LocalRedisCluster, startRedisCluster, type TestKey, TestPublisher } from '@flowgate/testing';
 
 /** The bench's project and key, published into a local 3-master + 3-replica Redis Cluster. */
 export interface BenchCluster {
@@ -13,7 +12,7 @@ export interface BenchCluster {
 }
 
 export async function startBenchCluster(project: PublishedProject, keyLimitPerMin: number): Promise<BenchCluster> {
-  const cluster = await startLocalRedisCluster();
+  const cluster = await startRedisCluster();
   let client: RedisClient | null = null;
   try {
     client = createRedisClient({ url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', clusterNodes: cluster.nodes.split(',') });

@@ -1,13 +1,13 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startProcess, type Service } from './processes';
+import { startProcess, type AppProcess } from '@flowgate/testing';
 
 /**
  * Node-RED 4 with the equivalent flow: http in (GET /shout) → change (JSONata builds
  * `{result: uppercase("hello " & name)}`) → http response. Temporary user directory, no editor.
  */
-export function startNodeRed(root: string, port: number): Service & { cleanup(): void } {
+export function startNodeRed(root: string, port: number): AppProcess & { cleanup(): void } {
   const userDir = mkdtempSync(path.join(tmpdir(), 'flowgate-bench-node-red-'));
   const flows = [
     { id: 'tab1', type: 'tab', label: 'bench' },

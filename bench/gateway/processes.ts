@@ -1,38 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
-
-export { freePort } from '../../apps/gateway/src/testing/free-port';
-
-export interface Service {
-  name: string;
-  child: ChildProcess;
-  output(): string;
-  stop(): Promise<void>;
-}
-
-/** Starts a process and keeps the tail of its output for error messages. */
-export function startProcess(name: string, args: string[], env: NodeJS.ProcessEnv, cwd: string): Service {
-  const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  const keep = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-8000);
-  };
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return {
-    name,
-    child,
-    output: () => output,
-    stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
-}
 
 export interface Probe {
   status: number;
@@ -48,18 +15,6 @@ export function get(port: number, path: string, headers: Record<string, string> 
     });
     req.on('error', reject);
   });
-}
-
-/** Polls until the service answers 200 on `path`; fails with its output after `timeoutMs`. */
-export async function waitUntilServing(service: Service, port: number, path: string, headers: Record<string, string> = {}, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (service.child.exitCode !== null) throw new Error(`${service.name} exited:\n${service.output()}`);
-    const answer = await get(port, path, headers).catch(() => null);
-    if (answer?.status === 200) return;
-    if (Date.now() > deadline) throw new Error(`${service.name} did not answer ${path} in time:\n${service.output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
 }
 
 /** Resident set size of a process in bytes (Linux /proc). */

@@ -7,7 +7,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { eventually, request } from '../e2e/stack-process';
+import { request, waitFor } from '@flowgate/testing';
 import { browserSuite } from './support/browser-test';
 import { tabTo } from './support/keyboard';
 import { SCREENSHOT_DIR } from './support/session';
@@ -102,10 +102,10 @@ test('a table made on the Data page is written by a deployed Insert Row flow, an
   expect(await textOf(page.getByRole('region', { name: 'Problems' }))).toContain('No problems');
 
   const host = `${subdomain}.localhost:${stack.gatewayPort}`;
-  const answer = await eventually(async () => {
+  const answer = await waitFor(async () => {
     const response = await request(`${stack.gatewayUrl}/orders`, { method: 'POST', host, body: { customer: 'Hopper', total: 7 } });
     return response.status === 200 ? response : undefined;
-  }, 20_000);
+  }, 'the gateway to store the order', 20_000, 100);
   expect(answer?.status).toBe(200);
   const rowId = answer!.body.id as string;
   expect(rowId).toMatch(/^[0-9a-f-]{36}$/);

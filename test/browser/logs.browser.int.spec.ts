@@ -7,7 +7,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { eventually, request } from '../e2e/stack-process';
+import { request, waitFor } from '@flowgate/testing';
 import { browserSuite } from './support/browser-test';
 import { SCREENSHOT_DIR } from './support/session';
 
@@ -41,14 +41,14 @@ async function seed(email: string, password: string) {
   }
   const host = `${subdomain}.localhost:${gatewayPort}`;
   const call = (target: string) => request(`${gatewayUrl}${target}`, { host });
-  await eventually(async () => ((await call('/hello')).status === 200 ? true : undefined), 20_000);
+  await waitFor(async () => (await call('/hello')).status === 200, 'the gateway to serve /hello', 20_000, 100);
   for (let i = 0; i < 54; i++) expect((await call(`/hello?name=user${i}`)).status).toBe(200);
   for (let i = 0; i < 3; i++) expect((await call(`/order?id=${40 + i}`)).status).toBe(404);
   // 1 + 54 + 3 = 58 requests; wait until log-ingest has stored them all.
-  const stored = await eventually(async () => {
+  const stored = await waitFor(async () => {
     const { body } = await request(`${controlPlaneUrl}/v1/projects/${project.id}/logs/stats`, { token });
     return body.totals?.count >= 58 ? body.totals.count : undefined;
-  }, 60_000);
+  }, '58 stored requests', 60_000, 100);
   expect(stored).toBe(58);
   return { projectId: project.id as string, orderEndpointId: ids['/order']! };
 }

@@ -8,7 +8,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { request } from '../e2e/stack-process';
+import { request } from '@flowgate/testing';
 import { browserSuite } from './support/browser-test';
 import { SCREENSHOT_DIR } from './support/session';
 import { addFromPool, newEndpoint, node, settings, signedInProject, typeWithReference } from './support/workshop-steps';
@@ -115,3 +115,46 @@ test('a secret is added, offered in the Workshop, used on the preview address, r
   expect(endpointId).toBeTruthy();
   expect(consoleErrors).toEqual([]);
 }, 300_000);
+
+test('the Secrets group works with the keyboard alone', async ({ page, consoleErrors }) => {
+  const { stack } = suite();
+  const { projectId } = await signedInProject(page, stack);
+  await page.goto(`/projects/${projectId}/settings`);
+  const group = page.getByRole('group', { name: 'Secrets' });
+  await group.getByText('No secrets yet').waitFor();
+  await group.getByRole('button', { name: 'Add secret' }).focus();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: 'Add secret' });
+  await dialog.waitFor();
+  // Focus starts inside the dialog, on Name; Tab walks Value, Preview value, Description, Save secret.
+  expect(await dialog.getByRole('textbox', { name: 'Name' }).evaluate((element) => element === document.activeElement)).toBe(true);
+  await page.keyboard.type('KEYBOARD_TOKEN');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('kb-value-12345');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('typed only');
+  await page.keyboard.press('Tab');
+  expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Save secret');
+  await page.keyboard.press('Enter');
+  await page.getByRole('status').getByText('Secret KEYBOARD_TOKEN saved').waitFor();
+  await group.getByRole('row', { name: /KEYBOARD_TOKEN.*typed only/ }).waitFor();
+
+  await group.getByRole('button', { name: 'Replace secret KEYBOARD_TOKEN' }).focus();
+  await page.keyboard.press('Enter');
+  await page.getByRole('dialog', { name: 'Replace secret KEYBOARD_TOKEN' }).waitFor();
+  await page.keyboard.press('Escape');
+  await page.getByRole('dialog').waitFor({ state: 'detached' });
+
+  await group.getByRole('button', { name: 'Delete secret KEYBOARD_TOKEN' }).focus();
+  await page.keyboard.press('Enter');
+  const confirm = page.getByRole('alertdialog');
+  await confirm.waitFor();
+  // Focus starts on Cancel: Enter alone never deletes.
+  expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  await page.getByRole('status').getByText('Secret KEYBOARD_TOKEN deleted').waitFor();
+  await group.getByText('No secrets yet').waitFor();
+  expect(consoleErrors).toEqual([]);
+});

@@ -3,7 +3,7 @@
  * return to the route asked for after signing in, a reload keeping the session, not-found pages.
  */
 import { randomBytes } from 'node:crypto';
-import { request } from '../e2e/stack-process';
+import { request } from '@flowgate/testing';
 import { browserSuite } from './support/browser-test';
 
 const { suite, test } = browserSuite();

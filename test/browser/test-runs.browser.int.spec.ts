@@ -7,7 +7,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { request } from '../e2e/stack-process';
+import { request } from '@flowgate/testing';
 import { browserSuite } from './support/browser-test';
 import { SCREENSHOT_DIR } from './support/session';
 import { addFromPool, newEndpoint, node, settings, signedInProject, textOf, typeWithReference } from './support/workshop-steps';

@@ -4,7 +4,7 @@
  * project pages do not scroll sideways.
  */
 import type { Locator, Page } from 'playwright-core';
-import { eventually } from '../e2e/stack-process';
+import { waitFor } from '@flowgate/testing';
 import { browserSuite } from './support/browser-test';
 import { addFromPool, newEndpoint, node, settings, signedInProject } from './support/workshop-steps';
 
@@ -20,7 +20,7 @@ const inCanvas = (page: Page, names: string[]) =>
     });
   }, names);
 
-const allInCanvas = (page: Page, names: string[]) => eventually(async () => ((await inCanvas(page, names)).every(Boolean) ? true : undefined));
+const allInCanvas = (page: Page, names: string[]) => waitFor(async () => (await inCanvas(page, names)).every(Boolean), `${names.join(', ')} inside the canvas`, 10_000, 100);
 
 const middle = async (locator: Locator) => {
   const box = await locator.boundingBox();

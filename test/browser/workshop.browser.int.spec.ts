@@ -2,7 +2,7 @@
  * The Workshop in a real Chromium against the real stack: the README's hello flow built through
  * the UI only, saved with the keyboard, deployed and called through the gateway.
  */
-import { request } from '../e2e/stack-process';
+import { request, waitFor } from '@flowgate/testing';
 import { browserSuite } from './support/browser-test';
 import { diagnose } from '../../apps/dashboard/src/features/workshop/diagnostics/diagnose';
 import { saveBody } from '../../apps/dashboard/src/features/workshop/model/endpoint-doc';
@@ -69,8 +69,8 @@ test('a broken flow shows its problem on the block and at the field, and Deploy 
 
   const block = node(page, 'Manipulate Text · text1');
   const reason = 'no block before this one sets "nothing"';
-  await eventually(async () => (await textOf(block.getByRole('tooltip'))).includes(reason));
-  await eventually(async () => (await input.getAttribute('aria-invalid')) === 'true');
+  await waitFor(async () => (await textOf(block.getByRole('tooltip'))).includes(reason), 'the reason in the block\'s tooltip', 30_000, 100);
+  await waitFor(async () => (await input.getAttribute('aria-invalid')) === 'true', 'the field marked invalid', 30_000, 100);
   const problems = page.getByRole('region', { name: 'Problems' });
   const problem = problems.getByRole('button', { name: new RegExp(reason) });
   expect(await textOf(problem)).toMatch(/error: Manipulate Text \(n1\): .* — Input Text$/);
@@ -78,7 +78,7 @@ test('a broken flow shows its problem on the block and at the field, and Deploy 
   // Clicking the problem selects the block and focuses the field.
   await node(page, 'GET /endpoint-1').click();
   await problem.click();
-  await eventually(() => input.evaluate((element) => element === element.ownerDocument.activeElement));
+  await waitFor(() => input.evaluate((element) => element === element.ownerDocument.activeElement), 'the field to have focus', 30_000, 100);
 
   await page.getByRole('button', { name: 'Deploy' }).click();
   expect(await textOf(page.getByRole('alert').filter({ hasText: 'Deploy refused' }))).toMatch(/cannot be deployed/);
@@ -296,12 +296,3 @@ describe('diagnostics computed in the browser', () => {
     }
   });
 });
-
-/** Polls a check the page reaches asynchronously (the compile is debounced). */
-async function eventually(check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('the page did not reach the expected state');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}

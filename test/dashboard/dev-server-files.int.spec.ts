@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { freePort, waitUntil } from '../support/ports';
+import { freePort, waitUntil } from '@flowgate/testing';
 
 jest.setTimeout(120_000);
 
@@ -36,7 +36,7 @@ describe('dashboard dev server: only what the SPA needs', () => {
     await waitUntil(`the Vite dev server on ${base}`, async () => {
       if (vite.exitCode !== null) throw new Error(`vite exited: ${output}`);
       return (await fetch(base).then((res) => res.status).catch(() => 0)) === 200;
-    }, 60_000);
+    }, (ready) => ready, { timeoutMs: 60_000 });
   });
 
   afterAll(() => {

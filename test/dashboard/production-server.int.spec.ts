@@ -9,8 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type AppProcess, waitReady } from '../e2e/stack-process';
-import { freePort } from '../support/ports';
+import { type AppProcess, freePort, waitReady } from '@flowgate/testing';
 
 const ROOT = path.resolve(__dirname, '../..');
 

@@ -8,12 +8,11 @@ import { Jimp } from 'jimp';
 import { startTestApp, type TestAccount, type TestApp } from '../../apps/control-plane/src/testing/test-app';
 import type { Gateway } from '../../apps/gateway/src/gateway';
 import { startGateway } from '../../apps/gateway/src/testing/gateway-harness';
-import { call, type CallResult } from '../../apps/gateway/src/testing/http-call';
+import { call, type CallResult, type Schema, schemaProblems } from '@flowgate/testing';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { operationsOf } from '../../apps/dashboard/src/features/docs/operations';
 import { curlSnippet, fetchSnippet } from '../../apps/dashboard/src/features/docs/snippets';
-import { schemaProblems, type Schema } from '../support/json-schema-check';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

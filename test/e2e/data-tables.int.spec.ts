@@ -1,8 +1,6 @@
-import { createThrowawayDatabase, type ThrowawayDatabase } from '@flowgate/db';
+import { call, createThrowawayDatabase, type ThrowawayDatabase, waitFor } from '@flowgate/testing';
 import type { Gateway } from '../../apps/gateway/src/gateway';
 import { startGateway } from '../../apps/gateway/src/testing/gateway-harness';
-import { call } from '../../apps/gateway/src/testing/http-call';
-import { waitFor } from '../../apps/gateway/src/testing/wait-for';
 import { type TestAccount, type TestApp, startTestApp } from '../../apps/control-plane/src/testing/test-app';
 
 /**

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { SecretBox } from '@flowgate/platform';
 import { publishedProject, startTestApp, type TestAccount, type TestApp } from '../../apps/control-plane/src/testing/test-app';
-import { type AppProcess, freePort, spawnApp, waitReady } from './stack-process';
+import { type AppProcess, freePort, spawnApp, waitReady } from '@flowgate/testing';
 
 describe('control plane start-up with an undecryptable integration secret (real process)', () => {
   let t: TestApp;

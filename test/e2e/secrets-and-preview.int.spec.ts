@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { eventually, freePort, request, spawnApp, waitReady, type Answer, type AppProcess } from './stack-process';
+import { type Answer, type AppProcess, freePort, request, spawnApp, waitFor, waitReady } from '@flowgate/testing';
 
 jest.setTimeout(180_000);
 
@@ -172,15 +172,15 @@ test('an upstream echoing the secret is masked in test-run traces, error answers
 });
 
 test('preview requests are logged under environment=preview only, with their stats', async () => {
-  const previewLogs = await eventually(async () => {
+  const previewLogs = await waitFor(async () => {
     const page = await cp(`/projects/${projectId}/logs?environment=preview`);
     return page.body.items?.length >= 6 ? page : undefined;
-  }, 30_000);
+  }, 'six preview requests in the logs', 30_000, 100);
   expect(previewLogs?.body.items.every((item: { environment: string }) => item.environment === 'preview')).toBe(true);
-  const liveLogs = await eventually(async () => {
+  const liveLogs = await waitFor(async () => {
     const page = await cp(`/projects/${projectId}/logs`);
     return page.body.items?.some((item: { endpoint: string }) => item.endpoint === '/echo') ? page : undefined;
-  }, 30_000);
+  }, 'the live /echo request in the logs', 30_000, 100);
   expect(liveLogs?.body.items.every((item: { environment: string }) => item.environment === 'live')).toBe(true);
   const echoed = liveLogs!.body.items.find((item: { endpoint: string }) => item.endpoint === '/echo');
   const detail = await cp(`/projects/${projectId}/logs/${echoed.id}`);

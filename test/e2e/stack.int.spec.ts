@@ -4,7 +4,7 @@
  * plane's /v1 and the project's own address on the gateways.
  */
 import { randomBytes } from 'node:crypto';
-import { eventually, freePort, request, spawnApp, waitReady, type AppProcess } from './stack-process';
+import { type AppProcess, freePort, request, spawnApp, waitFor, waitReady } from '@flowgate/testing';
 
 jest.setTimeout(180_000);
 
@@ -157,20 +157,20 @@ test('keys made through the admin API authenticate, rate-limit exactly across ga
   expect(await gw(1, '/private', { token: userKey })).toMatchObject({ status: 401, body: { code: 'invalid_api_key' } });
 
   // The admin key's use reaches the dashboard's key list through the log pipeline.
-  const used = await eventually(async () => {
+  const used = await waitFor(async () => {
     const keys = await cp(`/projects/${projectId}/api-keys`);
     const row = keys.body.items.find((k: { id: string }) => k.id === admin.body.key_data.id);
     return row?.last_used_at ? row : undefined;
-  });
+  }, 'the admin key\'s last use', 10_000, 100);
   expect(used?.last_used_at).toEqual(expect.any(String));
 });
 
 test('every request to the project is in the logs API, newest first, with its status and key', async () => {
-  const logs = await eventually(async () => {
+  const logs = await waitFor(async () => {
     const page = await cp(`/projects/${projectId}/logs?limit=200`);
     // 18 gateway requests so far in this file (4 + 4 + 10), key-management calls included.
     return page.body.items.length >= 18 ? page.body : undefined;
-  });
+  }, '18 requests in the logs', 10_000, 100);
   expect(logs?.items).toHaveLength(18);
   const items: Array<{ endpoint: string; status: number; method: string; time: string; duration_ms: number; key_id: string | null }> = logs!.items;
   const times = items.map((item) => Date.parse(item.time));

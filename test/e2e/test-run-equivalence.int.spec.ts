@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { startTestApp, type TestAccount, type TestApp } from '../../apps/control-plane/src/testing/test-app';
 import type { Gateway } from '../../apps/gateway/src/gateway';
 import { startGateway } from '../../apps/gateway/src/testing/gateway-harness';
-import { call } from '../../apps/gateway/src/testing/http-call';
+import { call } from '@flowgate/testing';
 
 // The first runs start worker threads and load the adapters from TypeScript source, on the
 // gateway and in the control plane's test-run threads: a busy machine takes far longer than 30 s.

@@ -5,9 +5,7 @@ import { createEmailPort, EMAIL_QUEUE_NAME } from '@flowgate/integrations';
 import { bullmqPrefix, createLogger, SecretBox, type RedisClient } from '@flowgate/platform';
 import { Queue } from 'bullmq';
 import { randomUUID } from 'node:crypto';
-import { startRedisBackend, type RedisBackend } from '../../apps/gateway/src/testing/redis-backend';
-import { startStandIn, type StandIn } from '../../apps/gateway/src/testing/stand-in';
-import { waitFor } from '../../apps/gateway/src/testing/wait-for';
+import { type RedisBackend, type StandIn, startRedisBackend, startStandIn, waitFor } from '@flowgate/testing';
 import { queue as emailQueue } from '../../apps/worker/src/queues/email';
 import { createWorkerRuntime, type WorkerRuntime } from '../../apps/worker/src/worker-runtime';
 
@@ -57,7 +55,7 @@ describe('worker on a Redis Cluster', () => {
     }, 'the job to complete', 30_000);
     expect(job!.returnvalue).toEqual({ status: 'sent', message_id: 'sg-worker-cluster' });
     expect(sendgrid.requests).toHaveLength(1);
-    expect(JSON.parse(sendgrid.requests[0]!)).toMatchObject({ subject: 'On the cluster' });
+    expect(JSON.parse(sendgrid.requests[0]!.body)).toMatchObject({ subject: 'On the cluster' });
     expect(runtime.isReady()).toBe(true);
     expect(await runtime.metrics.metrics()).toMatch(/completed/);
   });

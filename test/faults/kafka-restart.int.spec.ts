@@ -2,10 +2,9 @@
 // single-node broker (own ports and data under .cache/faultdrills/) so the shared broker
 // other tests use is never touched.
 import { Pool } from 'pg';
-import { uniqueName } from '../../apps/log-ingest/src/testing/request-log-fixtures';
+import { sleep, uniqueName, waitUntil } from '@flowgate/testing';
 import { createDrillTopic, drillKafka, expectExactlyOnce, finishDrill, waitAcknowledged, waitStored } from './support/drill';
 import { LogIngestProcess } from './support/log-ingest-process';
-import { sleep, waitUntil } from '../support/ports';
 import { PrivateKafka } from './support/private-kafka';
 import { Traffic } from './support/traffic';
 
@@ -54,7 +53,7 @@ describe('fault drill (b): restart the Kafka broker under traffic', () => {
     expectExactlyOnce(counts, waitedFor);
 
     expect(ingest.isRunning()).toBe(true); // the consumer recovered by itself
-    await waitUntil('log-ingest ready again', async () => (await ingest!.readiness()) === 200, 60000);
+    await waitUntil('log-ingest ready again', async () => (await ingest!.readiness()) === 200, (ready) => ready, { timeoutMs: 60000 });
     expect(await ingest.stop()).toBe(0);
   });
 });

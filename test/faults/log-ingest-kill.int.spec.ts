@@ -1,7 +1,7 @@
 // Fault drill (a): kill -9 log-ingest while traffic flows, start it again. Every event the
 // producer saw acknowledged must end up in request_logs exactly once.
 import { Pool } from 'pg';
-import { uniqueName } from '../../apps/log-ingest/src/testing/request-log-fixtures';
+import { uniqueName } from '@flowgate/testing';
 import { createDrillTopic, deleteDrillTopics, drillKafka, expectExactlyOnce, finishDrill, waitAcknowledged, waitStored } from './support/drill';
 import { LogIngestProcess } from './support/log-ingest-process';
 import { Traffic } from './support/traffic';

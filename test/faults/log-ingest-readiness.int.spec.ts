@@ -2,8 +2,7 @@
 // learns of a lost broker only after kafkajs's retries (about a minute), and of a lost
 // database only at the next write. Own broker and own PostgreSQL, so nothing shared is stopped.
 import { migrate } from '@flowgate/db';
-import { uniqueName } from '../../apps/log-ingest/src/testing/request-log-fixtures';
-import { waitUntil } from '../support/ports';
+import { uniqueName, waitUntil } from '@flowgate/testing';
 import { createDrillTopic, drillKafka } from './support/drill';
 import { LogIngestProcess } from './support/log-ingest-process';
 import { PrivateKafka } from './support/private-kafka';
@@ -40,7 +39,7 @@ describe('log-ingest readiness follows Kafka and PostgreSQL (idle, no traffic)',
       const report = await ingest!.readinessReport();
       body = report.body;
       return report.status === status;
-    }, 120000, 500);
+    }, (ready) => ready, { timeoutMs: 120000, intervalMs: 500 });
     return body;
   }
 

@@ -7,10 +7,7 @@ import { sha256Hex, type RedisClient } from '@flowgate/platform';
 import { PublicationReconciler } from '../../apps/control-plane/src/publication/publication.reconciler';
 import { endpointBody } from '../../apps/control-plane/src/testing/flows';
 import { startTestApp, type TestAccount, type TestApp } from '../../apps/control-plane/src/testing/test-app';
-import { spawnGateway, type GatewayProcess } from '../../apps/gateway/src/testing/gateway-harness';
-import { call } from '../../apps/gateway/src/testing/http-call';
-import { startRedisBackend, type RedisBackend } from '../../apps/gateway/src/testing/redis-backend';
-import { sleep, waitUntil } from '../support/ports';
+import { call, type GatewayProcess, type RedisBackend, sleep, spawnGateway, startRedisBackend, waitUntil } from '@flowgate/testing';
 import { KeyedLoad } from './support/keyed-load';
 
 jest.setTimeout(240_000);
@@ -90,10 +87,7 @@ describe('fault drill: Redis Cluster failover and a lost shard under keyed traff
         const recovered = firstFailure === -1 ? undefined : after.slice(firstFailure).find((r) => r.status === 200);
         if (recovered) recoveredAt = recovered.at;
         return recovered !== undefined || (after.length > 200 && firstFailure === -1);
-      },
-      60_000,
-      100,
-    );
+      }, (ready) => ready, { timeoutMs: 60_000, intervalMs: 100 });
     await sleep(2000);
     await Promise.all([load.stop(), limitedLoad.stop(), publicLoad.stop()]);
     const windowAfter = await redis.llen(windowKey);
@@ -141,14 +135,14 @@ describe('fault drill: Redis Cluster failover and a lost shard under keyed traff
 
     const master = cluster.masterOf(projectKey(project.id))!;
     const replicas = cluster.replicasOf(master);
-    await waitUntil('the replica to be in sync', () => replicas.length > 0, 30_000);
+    await waitUntil('the replica to be in sync', () => replicas.length > 0, (ready) => ready, { timeoutMs: 30_000 });
     for (const port of [master, ...replicas]) await cluster.kill(port);
     for (const port of [master, ...replicas]) await cluster.restart(port);
     await cluster.waitHealthy(60_000);
-    await waitUntil('the project document to be gone with its shard', async () => (await redis.exists(projectKey(project.id)).catch(() => 1)) === 0, 30_000);
+    await waitUntil('the project document to be gone with its shard', async () => (await redis.exists(projectKey(project.id)).catch(() => 1)) === 0, (ready) => ready, { timeoutMs: 30_000 });
 
     // The key record is gone: refused, never accepted. The cached project still serves its public endpoint.
-    await waitUntil('keyed requests to be answered again', async () => !(await statuses('/keyed', key.key)).includes(503), 30_000);
+    await waitUntil('keyed requests to be answered again', async () => !(await statuses('/keyed', key.key)).includes(503), (ready) => ready, { timeoutMs: 30_000 });
     expect(await statuses('/keyed', key.key)).toEqual([401, 401]);
     expect(await statuses('/public')).toEqual([200, 200]);
 

@@ -6,7 +6,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { bandedPng } from '../../apps/gateway/src/testing/banded-png';
+import { bandedPng } from '@flowgate/testing';
 
 export interface NoiseLane {
   /** Shown in the counts (several lanes may share a path). */

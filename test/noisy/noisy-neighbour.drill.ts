@@ -26,9 +26,9 @@ import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { Redis } from 'ioredis';
-import { publishedRoute, respond, TestPublisher, type Block } from '../../apps/gateway/src/testing/publication';
+import { type AppProcess, type Block, freePort, publishedRoute, respond, startProcess, TestPublisher, waitReady } from '@flowgate/testing';
 import { load, type LoadResult } from '../../bench/gateway/load';
-import { freePort, get, startProcess, waitUntilServing, type Service } from '../../bench/gateway/processes';
+import { get } from '../../bench/gateway/processes';
 import type { NoiseConfig, NoiseLane, NoiseMessage } from './noise';
 import { heapHighWater, sequentialProbe, type SequentialResult } from './sequential-probe';
 import { testRunAbuse } from './test-run-abuse';
@@ -160,7 +160,7 @@ async function main(): Promise<void> {
   await ensureServices({ redis: true, kafka: true, quiet: true });
   const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
   const publisher = new TestPublisher(redis);
-  const services: Service[] = [];
+  const services: AppProcess[] = [];
   try {
     const noisy = publisher.newProject(NOISY_ROUTES, { subdomain: `noisy-${randomBytes(4).toString('hex')}` });
     const quiet = publisher.newProject([publishedRoute({ path: '/ping', query_params: [{ key: 'name', default: 'probe' }], blocks: [setVariable('hello {params.name}'), changeCase(0), respond({ result: '{local.v}' })] })], {
@@ -190,7 +190,7 @@ async function main(): Promise<void> {
     );
     services.push(gateway);
     const quietHost = `${quiet.subdomain}.localhost`;
-    await waitUntilServing(gateway, port, '/ping', { host: quietHost });
+    await waitReady(gateway, `http://127.0.0.1:${port}/ping`, 60_000, { host: quietHost });
     const probeUrl = `http://127.0.0.1:${port}/ping`;
     const probe = (): Promise<LoadResult> => load(probeUrl, { connections: PROBE_CONNECTIONS, seconds: SECONDS, headers: { host: quietHost } });
     const sequential = (): Promise<SequentialResult> => sequentialProbe({ port, path: '/ping', headers: { host: quietHost } }, SECONDS);

@@ -7,8 +7,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { linearFlow, respond, type Block } from '../../apps/gateway/src/testing/publication';
-import { freePort, startProcess, waitUntilServing, type Service } from '../../bench/gateway/processes';
+import { type Block, linearFlow, respond } from '@flowgate/testing';
+import { type AppProcess, freePort, startProcess, waitReady } from '@flowgate/testing';
 import { heapHighWater, sequentialProbe, type SequentialResult } from './sequential-probe';
 
 export interface TestRunAbuseResult {
@@ -64,14 +64,14 @@ async function account(base: string, name: string): Promise<{ token: string; pro
 
 export async function testRunAbuse(root: string, env: NodeJS.ProcessEnv, nodeFlags: string[], seconds: number): Promise<TestRunAbuseResult> {
   const port = await freePort();
-  const controlPlane: Service = startProcess(
+  const controlPlane: AppProcess = startProcess(
     'control-plane',
     [...nodeFlags, path.join(root, 'dist/apps/control-plane/src/main.js')],
     { ...env, CONTROL_PLANE_PORT: String(port), CONTROL_PLANE_INTERNAL_PORT: String(await freePort()), LOG_LEVEL: 'warn', SIGNUP_PER_ADDRESS_PER_HOUR: '1000' },
     root,
   );
   try {
-    await waitUntilServing(controlPlane, port, '/readyz');
+    await waitReady(controlPlane, `http://127.0.0.1:${port}/readyz`);
     const base = `http://127.0.0.1:${port}`;
     const noisy = await account(base, 'noisy');
     const quiet = await account(base, 'quiet');

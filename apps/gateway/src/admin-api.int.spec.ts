@@ -5,8 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import type { Gateway } from './gateway';
 import { startGateway } from './testing/gateway-harness';
-import { call } from './testing/http-call';
-import { publishedRoute, respond, TestPublisher, type TestKey } from './testing/publication';
+import { call, publishedRoute, respond, type TestKey, TestPublisher } from '@flowgate/testing';
 
 interface Received {
   method: string;

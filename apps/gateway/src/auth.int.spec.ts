@@ -3,8 +3,7 @@ import { Redis } from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import type { Gateway } from './gateway';
 import { startGateway } from './testing/gateway-harness';
-import { call } from './testing/http-call';
-import { publishedRoute, respond, TestPublisher, type TestKey } from './testing/publication';
+import { call, publishedRoute, respond, type TestKey, TestPublisher } from '@flowgate/testing';
 
 describe('gateway: API keys, permissions and rate limits (real Redis)', () => {
   let redis: Redis;

@@ -7,10 +7,7 @@ import type { PublishedProject } from '@flowgate/contracts';
 import { Redis } from 'ioredis';
 import type { Gateway } from './gateway';
 import { startGateway } from './testing/gateway-harness';
-import { call, type CallResult } from './testing/http-call';
-import { publishedRoute, respond, TestPublisher, type Block } from './testing/publication';
-import { startStandIn, type StandIn } from './testing/stand-in';
-import { bandedPng } from './testing/banded-png';
+import { bandedPng, type Block, call, type CallResult, publishedRoute, respond, type StandIn, startStandIn, TestPublisher } from '@flowgate/testing';
 
 jest.setTimeout(60_000);
 

@@ -2,11 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { Gateway } from './gateway';
-import { freePort } from './testing/free-port';
+import { call, freePort, linearFlow, respond, waitFor } from '@flowgate/testing';
 import { startGateway } from './testing/gateway-harness';
-import { call } from './testing/http-call';
-import { linearFlow, respond } from './testing/publication';
-import { waitFor } from './testing/wait-for';
 
 /**
  * The gateway with the real control plane (its own process, the test database): what the

@@ -1,10 +1,8 @@
 import type { PublishedProject } from '@flowgate/contracts';
 import { Redis } from 'ioredis';
 import type { Gateway } from './gateway';
-import { startGateway, uniqueTopic } from './testing/gateway-harness';
-import { call, type CallResult } from './testing/http-call';
-import { createTopic, deleteTopic, readEvents } from './testing/kafka-reader';
-import { publishedRoute, respond, TestPublisher } from './testing/publication';
+import { call, type CallResult, createTopic, deleteTopics, publishedRoute, readEvents, respond, testKafka, TestPublisher, uniqueTopic } from '@flowgate/testing';
+import { startGateway } from './testing/gateway-harness';
 
 const ORIGIN = 'https://app.example.com';
 const EXPOSED = 'RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After';
@@ -64,7 +62,7 @@ describe('gateway: CORS for browser callers (real Redis and Kafka)', () => {
     await gateway?.close();
     await publisher.cleanup();
     redis.disconnect();
-    for (const topic of topics) await deleteTopic(topic);
+    await deleteTopics(testKafka(), topics);
   });
 
   it('answers a preflight for a user-auth endpoint with 204 and its methods, without a key, at /api/<path> and /<path>', async () => {
@@ -194,7 +192,7 @@ describe('gateway: CORS for browser callers (real Redis and Kafka)', () => {
   it('logs a preflight to a known project like any request, with status 204', async () => {
     const topic = uniqueTopic();
     topics.push(topic);
-    await createTopic(topic);
+    await createTopic(testKafka(), topic, 3);
     const logged = await startGateway({ KAFKA_LOG_TOPIC: topic });
     try {
       expect((await call(logged.url, host, '/api/orders', { method: 'OPTIONS', headers: preflightHeaders('POST') })).status).toBe(204);

@@ -4,12 +4,7 @@ import { createEmailDeliveryProcessor, deliveryMarkerKey, EMAIL_QUEUE_NAME } fro
 import { bullmqPrefix, createLogger, SecretBox, type RedisClient } from '@flowgate/platform';
 import { Queue, Worker } from 'bullmq';
 import { randomUUID } from 'node:crypto';
-import { spawnGateway, type GatewayProcess } from './testing/gateway-harness';
-import { call, type CallResult } from './testing/http-call';
-import { publishedRoute, respond, TestPublisher } from './testing/publication';
-import { startRedisBackend, type RedisBackend, type RedisBackendKind } from './testing/redis-backend';
-import { startStandIn, type StandIn } from './testing/stand-in';
-import { waitFor } from './testing/wait-for';
+import { call, type CallResult, type GatewayProcess, publishedRoute, type RedisBackend, type RedisBackendKind, respond, spawnGateway, type StandIn, startRedisBackend, startStandIn, TestPublisher, waitFor } from '@flowgate/testing';
 
 jest.setTimeout(60_000);
 
@@ -219,7 +214,7 @@ describe.each<RedisBackendKind>(['single Redis', 'Redis Cluster'])('gateway on %
         return jobs.length > 0 ? jobs : undefined;
       }, 'the email job to complete', 20_000);
       expect(sendgrid.requests).toHaveLength(1);
-      expect(JSON.parse(sendgrid.requests[0]!)).toMatchObject({ subject: `Order ${kind}` });
+      expect(JSON.parse(sendgrid.requests[0]!.body)).toMatchObject({ subject: `Order ${kind}` });
       await redis.del(deliveryMarkerKey(EMAIL_QUEUE_NAME, job!.id!));
       await redis.del(imageKey(imagePath.slice('/_images/'.length, -'.png'.length)));
     } finally {

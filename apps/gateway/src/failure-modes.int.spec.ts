@@ -2,11 +2,7 @@ import type { PublishedProject } from '@flowgate/contracts';
 import { Redis } from 'ioredis';
 import type { Gateway } from './gateway';
 import { startGateway } from './testing/gateway-harness';
-import { call } from './testing/http-call';
-import { freePort } from './testing/free-port';
-import { PrivateRedis } from './testing/private-redis';
-import { publishedRoute, respond, TestPublisher, type TestKey } from './testing/publication';
-import { waitFor } from './testing/wait-for';
+import { call, freePort, PrivateRedis, publishedRoute, respond, type TestKey, TestPublisher, waitFor } from '@flowgate/testing';
 
 const codeOf = (res: { json: unknown }) => (res.json as { code?: string }).code;
 const metric = async (gateway: Gateway, name: string): Promise<number> => {

@@ -3,9 +3,7 @@ import { Redis } from 'ioredis';
 import type { Gateway } from './gateway';
 import type { LogMessage } from './request-log/log-batch-sender';
 import { startGateway } from './testing/gateway-harness';
-import { call } from './testing/http-call';
-import { publishedRoute, respond, TestPublisher, type TestKey } from './testing/publication';
-import { waitFor } from './testing/wait-for';
+import { call, publishedRoute, respond, type TestKey, TestPublisher, waitFor } from '@flowgate/testing';
 
 /** HEAD answers as GET without a body; a plain OPTIONS says what a path serves. */
 describe('gateway: HEAD and OPTIONS (real Redis and engine)', () => {

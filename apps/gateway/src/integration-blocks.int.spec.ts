@@ -14,9 +14,7 @@ import { Redis } from 'ioredis';
 import { Jimp } from 'jimp';
 import type { Gateway } from './gateway';
 import { startGateway } from './testing/gateway-harness';
-import { call } from './testing/http-call';
-import { startStandIn, type StandIn } from './testing/stand-in';
-import { publishedRoute, respond, TestPublisher } from './testing/publication';
+import { call, publishedRoute, respond, type StandIn, startStandIn, TestPublisher, waitUntil } from '@flowgate/testing';
 
 jest.setTimeout(60000);
 
@@ -32,13 +30,6 @@ function sendJson(res: http.ServerResponse, status: number, body: unknown): void
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 }
 
-async function until<T>(probe: () => T | Promise<T>, done: (value: T) => boolean): Promise<T> {
-  for (;;) {
-    const value = await probe();
-    if (done(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('integration blocks through the gateway (stand-ins on 127.0.0.1, real SDKs)', () => {
   const prefix = `fgtest-e2e-${randomUUID().slice(0, 8)}`;
@@ -149,13 +140,13 @@ describe('integration blocks through the gateway (stand-ins on 127.0.0.1, real S
     PIXELS.forEach(([r, g, b, a], i) => expect([...bitmap.data.subarray(i * 4, i * 4 + 4)]).toEqual([255 - r, 255 - g, 255 - b, a]));
 
     // The request did not wait for delivery; the worker delivers exactly once after two 500s.
-    await until(() => sendgrid.requests.length, (count) => count >= 3);
+    await waitUntil('three deliveries to SendGrid', () => sendgrid.requests.length, (count) => count >= 3);
     const queue = new Queue(EMAIL_QUEUE_NAME, { connection: { url: redisUrl }, prefix });
     const [job] = await queue.getJobs(['completed', 'failed', 'active', 'delayed', 'waiting']);
-    await until(() => job.isCompleted(), (done) => done);
+    await waitUntil('the email job to complete', () => job.isCompleted(), (done) => done);
     await queue.close();
     expect(sendgrid.requests).toHaveLength(3);
-    const accepted = JSON.parse(sendgrid.requests[2]);
+    const accepted = JSON.parse(sendgrid.requests[2].body);
     expect(accepted).toMatchObject({ subject: 'Stock', content: [{ type: 'text/plain', value: 'Claude says: Describe 7 items' }] });
   });
 

@@ -1,5 +1,4 @@
-import { spawnGateway } from './testing/gateway-harness';
-import { freePort } from './testing/free-port';
+import { freePort, spawnGateway } from '@flowgate/testing';
 
 /** Boot: a bad variable or an unreachable dependency ends the process with one line and exit 1. */
 describe('gateway process start-up', () => {

@@ -2,9 +2,7 @@ import { MAX_JSON_DEPTH, type PublishedProject } from '@flowgate/contracts';
 import { Redis } from 'ioredis';
 import type { Gateway } from './gateway';
 import { startGateway } from './testing/gateway-harness';
-import { call } from './testing/http-call';
-import { publishedRoute, respond, TestPublisher } from './testing/publication';
-import { parseRawAnswer, rawExchange } from './testing/raw-exchange';
+import { call, parseRawAnswer, publishedRoute, rawExchange, respond, TestPublisher } from '@flowgate/testing';
 
 /** Requests an attacker sends to find where the gateway and node:http disagree (issue 17 §4). */
 describe('gateway: hostile request shapes get a JSON error, never a 500 or silence', () => {

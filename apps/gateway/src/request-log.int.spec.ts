@@ -7,11 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { KafkaLogSender } from './request-log/kafka-log-sender';
 import type { LogBatchSender, LogMessage } from './request-log/log-batch-sender';
 import { RequestLogBuffer } from './request-log/request-log-buffer';
-import { spawnGateway, startGateway, uniqueTopic } from './testing/gateway-harness';
-import { call } from './testing/http-call';
-import { createTopic, deleteTopic, readEvents } from './testing/kafka-reader';
-import { publishedRoute, respond, TestPublisher } from './testing/publication';
-import { waitFor } from './testing/wait-for';
+import { call, createTopic, deleteTopics, publishedRoute, readEvents, respond, spawnGateway, testKafka, TestPublisher, uniqueTopic, waitFor } from '@flowgate/testing';
+import { startGateway } from './testing/gateway-harness';
 
 describe('gateway: request log on the real Kafka', () => {
   let redis: Redis;
@@ -22,7 +19,7 @@ describe('gateway: request log on the real Kafka', () => {
   const newTopic = async () => {
     const topic = uniqueTopic();
     topics.push(topic);
-    await createTopic(topic);
+    await createTopic(testKafka(), topic, 3);
     return topic;
   };
 
@@ -42,7 +39,7 @@ describe('gateway: request log on the real Kafka', () => {
   afterAll(async () => {
     await publisher.cleanup();
     redis.disconnect();
-    for (const topic of topics) await deleteTopic(topic);
+    await deleteTopics(testKafka(), topics);
   });
 
   it('produces one event per request to a known project, errors included, keyed by project id', async () => {

@@ -4,8 +4,7 @@ import http from 'node:http';
 import net from 'node:net';
 import type { Gateway } from './gateway';
 import { startGateway } from './testing/gateway-harness';
-import { call } from './testing/http-call';
-import { publishedRoute, respond, TestPublisher } from './testing/publication';
+import { call, publishedRoute, respond, TestPublisher } from '@flowgate/testing';
 
 describe('gateway: routing, bodies and flows (real Redis, Kafka and engine)', () => {
   let redis: Redis;

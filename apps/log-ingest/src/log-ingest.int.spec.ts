@@ -4,21 +4,7 @@ import { Pool } from 'pg';
 import { loadLogIngestConfig, type LogIngestConfig } from './config';
 import { DLQ_HEADERS } from './dead-letter.publisher';
 import { createLogIngest, type LogIngest } from './log-ingest';
-import {
-  committedTotal,
-  connectProducer,
-  countStored,
-  createProjectWithKeys,
-  deleteProject,
-  deleteTopics,
-  makeEvent,
-  sendEvents,
-  sendRaw,
-  testKafka,
-  topicSize,
-  uniqueName,
-  waitFor,
-} from './testing/request-log-fixtures';
+import { committedTotal, connectProducer, countStored, createProjectWithKeys, deleteProject, deleteTopics, makeEvent, sendEvents, sendRaw, testKafka, topicSize, uniqueName, waitUntil } from '@flowgate/testing';
 
 jest.setTimeout(90000);
 
@@ -51,7 +37,7 @@ async function readTopic(kafka: Kafka, topic: string, count: number): Promise<Ka
   try {
     await consumer.subscribe({ topics: [topic], fromBeginning: true });
     await consumer.run({ eachMessage: async ({ message }) => void messages.push(message) });
-    await waitFor(`${count} messages on ${topic}`, async () => messages.length, (n) => n >= count);
+    await waitUntil(`${count} messages on ${topic}`, async () => messages.length, (n) => n >= count);
     return messages;
   } finally {
     await consumer.disconnect();
@@ -88,12 +74,12 @@ describe('log-ingest (Kafka → PostgreSQL)', () => {
     const events = Array.from({ length: 50 }, () => makeEvent({ project_id: projectId }));
     await sendEvents(producer, topic, events);
     await sendEvents(producer, topic, [events[0], events[1]]); // redelivered, as after a gateway retry
-    await waitFor('50 rows', () => countStored(pool, projectId), (c) => c.rows >= 50);
+    await waitUntil('50 rows', () => countStored(pool, projectId), (c) => c.rows >= 50);
     // A later duplicate, after the first copy is certainly stored.
     await sendEvents(producer, topic, [events[2]]);
     const marker = makeEvent({ project_id: projectId });
     await sendEvents(producer, topic, [marker]);
-    await waitFor('the marker row', () => countStored(pool, projectId), (c) => c.rows >= 51);
+    await waitUntil('the marker row', () => countStored(pool, projectId), (c) => c.rows >= 51);
 
     expect(await countStored(pool, projectId)).toEqual({ rows: 51, distinct: 51 });
     const { rows } = await pool.query('SELECT id, path, method, status, code, duration_ms, key_id, endpoint_id FROM request_logs WHERE id = $1', [
@@ -110,7 +96,7 @@ describe('log-ingest (Kafka → PostgreSQL)', () => {
     // A Return Error message `{body.m}` with {"m":"a\u0000b"}: the flow's caller chose it.
     const event = makeEvent({ project_id: projectId, status: 400, code: 'bad_input', message: 'a\u0000b', error_node_id: 'n1' });
     await sendEvents(producer, topic, [event]);
-    await waitFor('the row', async () => (await pool.query('SELECT 1 FROM request_logs WHERE id = $1', [event.id])).rowCount, (n) => n === 1);
+    await waitUntil('the row', async () => (await pool.query('SELECT 1 FROM request_logs WHERE id = $1', [event.id])).rowCount, (n) => n === 1);
     const { rows } = await pool.query('SELECT message, error_node_id FROM request_logs WHERE id = $1', [event.id]);
     expect(rows[0]).toEqual({ message: 'a\\u0000b', error_node_id: 'n1' });
   });
@@ -136,7 +122,7 @@ describe('log-ingest (Kafka → PostgreSQL)', () => {
 
     const stored = await pool.query('SELECT id FROM request_logs WHERE id = ANY($1::uuid[])', [[good.id, nul.id, after.id]]);
     expect(stored.rows.map((r) => r.id).sort()).toEqual([good.id, after.id].sort());
-    await waitFor(
+    await waitUntil(
       'the dead-letter counter',
       () => metricValue(ingest, 'flowgate_log_ingest_dead_lettered_total', { reason: 'invalid_json' }),
       (n) => n === before + 1,
@@ -160,7 +146,7 @@ describe('log-ingest (Kafka → PostgreSQL)', () => {
       makeEvent({ project_id: project.projectId, key_id: deletedKey }),
       makeEvent({ project_id: project.projectId, key_id: randomUUID() }),
     ]);
-    await waitFor('keyA used', () => lastUsed(keyA), (v) => v !== null);
+    await waitUntil('keyA used', () => lastUsed(keyA), (v) => v !== null);
     expect((await lastUsed(keyA))?.toISOString()).toBe('2026-11-20T10:00:05.000Z');
     expect((await lastUsed(keyB))?.toISOString()).toBe('2026-11-20T09:00:00.000Z');
 
@@ -168,7 +154,7 @@ describe('log-ingest (Kafka → PostgreSQL)', () => {
     const late = t('2026-11-20T08:00:00.000Z');
     const newer = makeEvent({ project_id: project.projectId, key_id: keyB, time: '2026-11-20T11:00:00.000Z' });
     await sendEvents(producer, topic, [late, newer]);
-    await waitFor('keyB moved forward', () => lastUsed(keyB), (v) => v?.toISOString() === '2026-11-20T11:00:00.000Z');
+    await waitUntil('keyB moved forward', () => lastUsed(keyB), (v) => v?.toISOString() === '2026-11-20T11:00:00.000Z');
     expect((await lastUsed(keyA))?.toISOString()).toBe('2026-11-20T10:00:05.000Z');
     expect((await pool.query('SELECT 1 FROM request_logs WHERE id = $1', [late.id])).rowCount).toBe(1);
   });
@@ -180,7 +166,7 @@ describe('log-ingest (Kafka → PostgreSQL)', () => {
     try {
       const events = Array.from({ length: 120 }, () => makeEvent({ project_id: project.projectId }));
       await sendEvents(local, stopTopic, events);
-      await waitFor('120 rows', () => pool.query('SELECT count(*)::int AS n FROM request_logs WHERE id = ANY($1::uuid[])', [events.map((e) => e.id)]), (r) => r.rows[0].n === 120);
+      await waitUntil('120 rows', () => pool.query('SELECT count(*)::int AS n FROM request_logs WHERE id = ANY($1::uuid[])', [events.map((e) => e.id)]), (r) => r.rows[0].n === 120);
     } finally {
       await local.disconnect();
       await stopping.stop();
@@ -230,7 +216,7 @@ describe('log-ingest while PostgreSQL refuses writes', () => {
     const events = Array.from({ length: 40 }, () => makeEvent({ project_id: projectId }));
     await sendEvents(producer, topic, events);
 
-    await waitFor('failed write attempts', () => metricValue(running, 'flowgate_log_ingest_write_failures_total'), (n) => n >= 3);
+    await waitUntil('failed write attempts', () => metricValue(running, 'flowgate_log_ingest_write_failures_total'), (n) => n >= 3);
     expect(await running.readiness()).toMatchObject({ ready: false, checks: { postgres: 'down' } });
     expect(await metricValue(running, 'flowgate_log_ingest_database_available')).toBe(0);
     expect(await committedTotal(kafka, topic, topic)).toBe(0);
@@ -238,8 +224,8 @@ describe('log-ingest while PostgreSQL refuses writes', () => {
     expect(await lagTotal(running)).toBe(40);
 
     await admin.query(`GRANT INSERT ON request_logs TO ${role}`);
-    await waitFor('40 rows', () => countStored(admin, projectId), (c) => c.rows === 40);
-    await waitFor('offsets committed', () => committedTotal(kafka, topic, topic), (n) => n === 40);
+    await waitUntil('40 rows', () => countStored(admin, projectId), (c) => c.rows === 40);
+    await waitUntil('offsets committed', () => committedTotal(kafka, topic, topic), (n) => n === 40);
     expect(await countStored(admin, projectId)).toEqual({ rows: 40, distinct: 40 });
     expect(await running.readiness()).toMatchObject({ ready: true, checks: { postgres: 'up' } });
     expect(await lagTotal(running)).toBe(0);

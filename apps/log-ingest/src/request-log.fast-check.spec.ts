@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { requestLogEventSchema } from '@flowgate/contracts';
 import fc from 'fast-check';
-import { makeEvent } from './testing/request-log-fixtures';
+import { makeEvent } from '@flowgate/testing';
 import { FAST_CHECK_FIELDS, fastCheckApplies, fastCheckRequestLogEvent } from './request-log.fast-check';
 
 const valid = () => makeEvent({ key_id: randomUUID(), query: 'page=2' });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { rollupInsertSql } from '@flowgate/db';
 import { Pool } from 'pg';
 import { RequestLogRepository } from './request-log.repository';
-import { makeEvent } from './testing/request-log-fixtures';
+import { makeEvent } from '@flowgate/testing';
 
 interface RollupRow {
   span_s: number;

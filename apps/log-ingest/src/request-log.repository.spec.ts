@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { RateMeter } from './log-ingest.metrics';
 import { retryDelayMs } from './request-log.batch-processor';
 import { isDataError, latestUsePerKey } from './request-log.repository';
-import { makeEvent } from './testing/request-log-fixtures';
+import { makeEvent } from '@flowgate/testing';
 
 describe('latestUsePerKey', () => {
   it('keeps the latest use of each key, whatever the order, and skips events without a key', () => {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createLogger } from '@flowgate/platform';
 import { Queue, type Job } from 'bullmq';
 import Redis from 'ioredis';
+import { waitUntil } from '@flowgate/testing';
 import { deadLetterQueueName, type DeadJobRecord, type QueueDefinition } from './queue-definition';
 import { discoverQueues } from './queues';
 import { createWorkerRuntime, type WorkerRuntime } from './worker-runtime';
@@ -11,15 +12,6 @@ jest.setTimeout(60000);
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const logger = createLogger('worker-test', 'silent');
 
-async function until<T>(what: string, probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last value ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /** Deletes every key under a test's own BullMQ prefix. */
 async function dropPrefix(prefix: string): Promise<void> {
@@ -118,7 +110,7 @@ describe('worker runtime (BullMQ on the real Redis)', () => {
     // The producer gives no options: the queue definition's policy applies anyway.
     const queue = runtime.queue(failing.name);
     const job = await queue.add('work', { key: 'fails' });
-    await until('the job to fail for good', () => job.getState(), (state) => state === 'failed');
+    await waitUntil('the job to fail for good', () => job.getState(), (state) => state === 'failed');
 
     expect(runs.fails).toHaveLength(3);
     const [first, second, third] = runs.fails;
@@ -131,7 +123,7 @@ describe('worker runtime (BullMQ on the real Redis)', () => {
 
     const deadQueue = new Queue(deadLetterQueueName(failing.name), { connection: { url: redisUrl }, prefix });
     try {
-      const letters = await until('the dead-letter record', () => deadQueue.getWaiting(), (jobs) => jobs.length === 1);
+      const letters = await waitUntil('the dead-letter record', () => deadQueue.getWaiting(), (jobs) => jobs.length === 1);
       const letter = letters[0].data as DeadJobRecord;
       expect(letter).toMatchObject({ queue: failing.name, job_id: job.id, job_name: 'work', data: { key: 'fails' }, failed_reason: 'boom 3', attempts_made: 3 });
     } finally {
@@ -143,7 +135,7 @@ describe('worker runtime (BullMQ on the real Redis)', () => {
 
   it('completes a job that succeeds on a retry, without a dead-letter record', async () => {
     const job = await runtime.queue(flaky.name).add('work', { key: 'flaky' });
-    await until('completion', () => job.getState(), (state) => state === 'completed');
+    await waitUntil('completion', () => job.getState(), (state) => state === 'completed');
     expect(runs.flaky).toHaveLength(2);
     expect((await runtime.queue(flaky.name).getJob(job.id!))?.returnvalue).toBe('done');
     expect(await metric(runtime, 'flowgate_worker_jobs_dead_lettered_total', flaky.name)).toBe(0);
@@ -151,7 +143,7 @@ describe('worker runtime (BullMQ on the real Redis)', () => {
   });
 
   it('registers the schedule once and runs the job at start', async () => {
-    await until('the start-up run', async () => scheduledRuns, (n) => n >= 1);
+    await waitUntil('the start-up run', async () => scheduledRuns, (n) => n >= 1);
     const schedulers = await runtime.queue(scheduled.name).getJobSchedulers();
     expect(schedulers.map((s) => s.key)).toEqual([`${scheduled.name}-schedule`]);
     expect(schedulers[0].every).toBe(3_600_000);

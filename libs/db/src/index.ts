@@ -5,4 +5,3 @@ export { ensureDatabase } from './ensure-database';
 export * from './request-log-partitions';
 export * from './request-log-rollups';
 export * from './latency-histogram';
-export { createThrowawayDatabase, type ThrowawayDatabase } from './testing/throwaway-database';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { MIGRATIONS_DIR, MigrationError, migrate, readMigrations } from './migrate';
-import { createThrowawayDatabase, type ThrowawayDatabase } from './testing/throwaway-database';
+import { createThrowawayDatabase, type ThrowawayDatabase } from '@flowgate/testing';
 
 const migrations = readMigrations();
 const names = migrations.map((m) => m.name);

@@ -9,7 +9,7 @@ import {
   maintainRequestLogPartitions,
   requestLogPartitionName,
 } from './request-log-partitions';
-import { createThrowawayDatabase, type ThrowawayDatabase } from './testing/throwaway-database';
+import { createThrowawayDatabase, type ThrowawayDatabase } from '@flowgate/testing';
 
 // Days far from the partitions the migration creates around "now", so the test owns them.
 const D1 = '2031-03-01';

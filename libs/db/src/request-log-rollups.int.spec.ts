@@ -4,7 +4,7 @@ import { latencyBucketOf } from './latency-histogram';
 import { migrate } from './migrate';
 import { maintainRequestLogPartitions } from './request-log-partitions';
 import { rollupInsertSql } from './request-log-rollups';
-import { createThrowawayDatabase, type ThrowawayDatabase } from './testing/throwaway-database';
+import { createThrowawayDatabase, type ThrowawayDatabase } from '@flowgate/testing';
 
 describe('request_log_rollups (real PostgreSQL)', () => {
   let database: ThrowawayDatabase;

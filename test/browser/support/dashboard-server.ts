@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type AppProcess, freePort, waitReady } from '../../e2e/stack-process';
+import { type AppProcess, freePort, waitReady } from '@flowgate/testing';
 
 const ROOT = path.resolve(__dirname, '../../..');
 

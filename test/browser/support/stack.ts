@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type AppProcess, freePort, spawnApp, waitReady } from '../../e2e/stack-process';
+import { type AppProcess, freePort, spawnApp, waitReady } from '@flowgate/testing';
 import { startDashboard } from './dashboard-server';
 
 export interface BrowserStack {

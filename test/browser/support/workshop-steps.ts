@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Locator, Page } from 'playwright-core';
-import { request } from '../../e2e/stack-process';
+import { request } from '@flowgate/testing';
 import type { BrowserStack } from './stack';
 
 export const PASSWORD = 'correct horse battery staple';

@@ -1,6 +1,6 @@
 import { Kafka, logLevel } from 'kafkajs';
 import type { Pool } from 'pg';
-import { waitUntil } from '../../support/ports';
+import { waitUntil } from '@flowgate/testing';
 import type { Traffic } from './traffic';
 import { countDrill, report, storedCount, type DrillCounts } from './verify';
 
@@ -27,13 +27,13 @@ export async function deleteDrillTopics(kafka: Kafka, topic: string): Promise<vo
 
 /** Waits until at least `atLeast` of the drill's events are in request_logs. */
 export async function waitStored(pool: Pool, traffic: Traffic, atLeast: number, timeoutMs = 60000): Promise<void> {
-  await waitUntil(`${atLeast} stored events`, async () => (await storedCount(pool, traffic.projectIds)) >= atLeast, timeoutMs, 250);
+  await waitUntil(`${atLeast} stored events`, async () => (await storedCount(pool, traffic.projectIds)) >= atLeast, (ready) => ready, { timeoutMs: timeoutMs, intervalMs: 250 });
 }
 
 /** Waits until the producer has had `more` further events acknowledged; returns the total it waited for. */
 export async function waitAcknowledged(traffic: Traffic, more: number, timeoutMs = 60000): Promise<number> {
   const target = traffic.acknowledged.size + more;
-  await waitUntil(`${more} more acknowledged events`, () => traffic.acknowledged.size >= target, timeoutMs, 100);
+  await waitUntil(`${more} more acknowledged events`, () => traffic.acknowledged.size >= target, (ready) => ready, { timeoutMs: timeoutMs, intervalMs: 100 });
   return target;
 }
 

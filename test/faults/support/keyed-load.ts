@@ -1,5 +1,4 @@
-import { call } from '../../../apps/gateway/src/testing/http-call';
-import { sleep } from '../../support/ports';
+import { call, sleep } from '@flowgate/testing';
 
 export interface KeyedResult {
   /** `Date.now()` when sent. */

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { freePort, waitUntil } from '../../support/ports';
+import { freePort, waitUntil } from '@flowgate/testing';
 
 const root = resolve(__dirname, '..', '..', '..');
 
@@ -50,7 +50,7 @@ export class LogIngestProcess {
     await waitUntil(`log-ingest to be ready on port ${this.port} (log: ${this.logFile})`, async () => {
       if (gone(child)) throw new Error(`fault drill: log-ingest exited (${child.exitCode ?? child.signalCode}): ${this.logTail()}`);
       return (await this.readiness()) === 200;
-    }, 90000);
+    }, (ready) => ready, { timeoutMs: 90000 });
   }
 
   /** HTTP status of /readyz, or 0 when the process does not answer; throws once the process has died. */

@@ -2,7 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { freePort, processAlive, sleep, waitUntil } from '../../support/ports';
+import { freePort, processAlive, sleep, waitUntil } from '@flowgate/testing';
 
 const root = resolve(__dirname, '..', '..', '..');
 const { kafkaAnswers } = require(join(root, 'scripts', 'lib', 'services')) as { kafkaAnswers(brokers: string[]): Promise<boolean> };
@@ -48,7 +48,7 @@ export class PrivateKafka {
     await waitUntil(`the private Kafka broker on ${this.brokers} (log: ${this.logFile})`, async () => {
       if (child.exitCode !== null || child.signalCode !== null) throw new Error(`fault drill: the private Kafka broker exited (${child.exitCode}); see ${this.logFile}`);
       return this.answers();
-    }, 120000, 500);
+    }, (ready) => ready, { timeoutMs: 120000, intervalMs: 500 });
   }
 
   /** Stops the broker the way an operator would (SIGTERM, controlled shutdown). */
@@ -57,7 +57,7 @@ export class PrivateKafka {
     if (!child || child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
     const pid = child.pid;
     child.kill('SIGTERM');
-    await waitUntil('the private Kafka broker to exit', () => !processAlive(pid) || child.exitCode !== null || child.signalCode !== null, 60000).catch(async () => {
+    await waitUntil('the private Kafka broker to exit', () => !processAlive(pid) || child.exitCode !== null || child.signalCode !== null, (ready) => ready, { timeoutMs: 60000 }).catch(async () => {
       child.kill('SIGKILL');
       await sleep(500);
     });

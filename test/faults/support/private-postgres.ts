@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../../support/ports';
+import { freePort } from '@flowgate/testing';
 
 function binDir(): string {
   const fromConfig = spawnSync('pg_config', ['--bindir'], { encoding: 'utf8' });

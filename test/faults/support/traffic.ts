@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestLogEvent } from '@flowgate/contracts';
 import { Kafka, logLevel, Partitioners, type Producer } from 'kafkajs';
-import { makeEvent } from '../../../apps/log-ingest/src/testing/request-log-fixtures';
-import { sleep } from '../../support/ports';
+import { makeEvent, sleep } from '@flowgate/testing';
 
 /**
  * Request-log traffic as a gateway produces it: events keyed by project id, acks from all

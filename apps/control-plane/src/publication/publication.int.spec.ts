@@ -2,13 +2,13 @@ import { CHANGES_CHANNEL, CONFIG_SEQ_KEY, type ConfigChange, EPOCH_KEY, apiKeyRe
 import { createRedisClient, sha256Hex, type RedisClient } from '@flowgate/platform';
 import { createControlPlaneApp } from '../app.factory';
 import { endpointBody } from '../testing/flows';
-import { startLocalCluster, type LocalCluster } from '../testing/local-redis-cluster';
+import { type LocalRedisCluster, startRedisCluster } from '@flowgate/testing';
 import { type TestAccount, type TestApp, publishedProject, startTestApp } from '../testing/test-app';
 import { PublicationReconciler } from './publication.reconciler';
 
 /** The same contract on a single Redis and on a Redis Cluster of the suite's own (REDIS_CLUSTER_NODES). */
 describe.each(['single Redis', 'Redis Cluster'])('publication to %s (real PostgreSQL and Redis)', (kind) => {
-  let cluster: LocalCluster | null = null;
+  let cluster: LocalRedisCluster | null = null;
   let t: TestApp;
   let owner: TestAccount;
   let subscriber: RedisClient;
@@ -24,7 +24,7 @@ describe.each(['single Redis', 'Redis Cluster'])('publication to %s (real Postgr
     });
 
   beforeAll(async () => {
-    cluster = kind === 'Redis Cluster' ? await startLocalCluster() : null;
+    cluster = kind === 'Redis Cluster' ? await startRedisCluster() : null;
     t = await startTestApp((config) => ({ ...config, redisClusterNodes: cluster ? cluster.nodes.split(',') : null }));
     owner = await t.signup();
     subscriber = createRedisClient({ url: t.config.redisUrl, clusterNodes: t.config.redisClusterNodes });

@@ -1,4 +1,6 @@
 import { freshnessKey, previewOpenApiKey } from '@flowgate/contracts';
+import { SecretBox } from '@flowgate/platform';
+import { PublicationService } from '../publication/publication.service';
 import { randomBytes } from 'node:crypto';
 import { endpointBody, respondFlow } from '../testing/flows';
 import { type TestAccount, type TestApp, publishedProject, startTestApp } from '../testing/test-app';
@@ -145,5 +147,26 @@ describe('secrets API (real PostgreSQL and Redis)', () => {
     });
     const refused = await put(project.id, 'ONE_MORE', { value: 'x' }).expect(422);
     expect(refused.body.code).toBe('secret_limit_reached');
+  });
+
+  it('rotates with FLOWGATE_ENCRYPTION_KEY_PREVIOUS: values sealed with the old key are sealed again with the new one when published', async () => {
+    const project = await t.createProject(owner);
+    await put(project.id, 'API_TOKEN', { value: TOKEN, preview_value: PREVIEW_TOKEN }).expect(201);
+    const before = await t.prisma.secret.findFirstOrThrow({ where: { projectId: project.id } });
+    const newKey = randomBytes(32).toString('hex');
+    const rotated = await startTestApp((config) => ({ ...config, encryptionKey: newKey, previousEncryptionKey: t.config.encryptionKey }));
+    try {
+      await rotated.app.get(PublicationService).republishProject(project.id);
+      const after = await t.prisma.secret.findFirstOrThrow({ where: { projectId: project.id } });
+      const newBox = new SecretBox(newKey);
+      expect([newBox.decrypt(after.valueEncrypted), newBox.decrypt(after.previewValueEncrypted!)]).toEqual([TOKEN, PREVIEW_TOKEN]);
+      expect(new SecretBox(t.config.encryptionKey).open(after.valueEncrypted)).toBeNull();
+      // Rotation is not an edit: the time the user sees stays.
+      expect(after.updatedAt).toEqual(before.updatedAt);
+      const published = (await publishedProject(t.redis, project.id))!.secrets![0]!;
+      expect(newBox.decrypt(published.value_encrypted)).toBe(TOKEN);
+    } finally {
+      await rotated.close();
+    }
   });
 });

@@ -1,4 +1,3 @@
-import './jsdom-globals';
 import { configure, render } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider } from 'react-router';

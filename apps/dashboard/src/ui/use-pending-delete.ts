@@ -8,9 +8,9 @@ interface DeleteMutation {
 
 /**
  * The row a user asked to delete, held until they confirm: `ask(row)` opens the confirmation,
- * `confirm()` deletes and announces "<Kind> <name> deleted", `cancel()` closes it.
+ * `confirm()` deletes and announces "<Kind> <name> deleted" (then calls `onDeleted`), `cancel()` closes it.
  */
-export function usePendingDelete<T extends { id: string; name: string }>(mutation: DeleteMutation, kind: string) {
+export function usePendingDelete<T extends { id: string; name: string }>(mutation: DeleteMutation, kind: string, onDeleted?: () => void) {
   const [pending, setPending] = useState<T | null>(null);
   const announce = useAnnounce();
   return {
@@ -26,6 +26,7 @@ export function usePendingDelete<T extends { id: string; name: string }>(mutatio
         onSuccess: () => {
           announce(`${kind} ${pending.name} deleted`);
           setPending(null);
+          onDeleted?.();
         },
       });
     },

@@ -1,6 +1,5 @@
 import { Redis } from 'ioredis';
-import { PrivateRedis } from '../testing/private-redis';
-import { waitFor } from '../testing/wait-for';
+import { PrivateRedis, waitFor } from '@flowgate/testing';
 import { KeyCheckConnection, KeyCheckUnavailable } from './key-check-connection';
 
 /** Counts calls per key, so a reply shows the script really ran in Redis (and in which order). */

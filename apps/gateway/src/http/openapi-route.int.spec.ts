@@ -8,9 +8,7 @@ import type { PublishedProject } from '@flowgate/contracts';
 import { Redis } from 'ioredis';
 import type { Gateway } from '../gateway';
 import { startGateway } from '../testing/gateway-harness';
-import { call, type CallResult } from '../testing/http-call';
-import { publishedRoute, respond, TestPublisher } from '../testing/publication';
-import { waitFor } from '../testing/wait-for';
+import { call, type CallResult, publishedRoute, respond, TestPublisher, waitFor } from '@flowgate/testing';
 
 jest.setTimeout(60_000);
 

@@ -7,10 +7,8 @@ import type { PublishedProject } from '@flowgate/contracts';
 import { compileFlow } from '@flowgate/flow-engine';
 import { Redis } from 'ioredis';
 import type { Gateway } from '../gateway';
-import { DEPLOYMENT_NODE_FLAGS, spawnGateway, startGateway, type GatewayProcess } from '../testing/gateway-harness';
-import { call, type CallResult } from '../testing/http-call';
-import { linearFlow, publishedRoute, respond, TestPublisher, type Block } from '../testing/publication';
-import { startStandIn, type StandIn } from '../testing/stand-in';
+import { startGateway } from '../testing/gateway-harness';
+import { type Block, call, type CallResult, DEPLOYMENT_NODE_FLAGS, type GatewayProcess, linearFlow, publishedRoute, respond, spawnGateway, type StandIn, startStandIn, TestPublisher } from '@flowgate/testing';
 
 jest.setTimeout(300_000);
 

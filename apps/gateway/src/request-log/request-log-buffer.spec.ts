@@ -1,7 +1,7 @@
 import type { RequestLogEvent } from '@flowgate/contracts';
 import pino from 'pino';
 import { randomUUID } from 'node:crypto';
-import { waitFor } from '../testing/wait-for';
+import { waitFor } from '@flowgate/testing';
 import type { LogBatchSender, LogMessage } from './log-batch-sender';
 import { RequestLogBuffer } from './request-log-buffer';
 

@@ -1,5 +1,5 @@
 import { IntegrationError } from '@flowgate/flow-engine';
-import { sendJson, startStandIn, type StandIn } from '../testing/stand-in-server';
+import { sendJson, type StandIn, startStandIn } from '@flowgate/testing';
 import { createAnthropicPort } from './anthropic-port';
 import { CLAUDE_MODELS, DEFAULT_CLAUDE_MODEL } from './claude-models.constant';
 

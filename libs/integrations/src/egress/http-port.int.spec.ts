@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { EgressError, type HttpPort } from '@flowgate/flow-engine';
-import { sendJson, startStandIn, type StandIn } from '../testing/stand-in-server';
+import { sendJson, type StandIn, startStandIn } from '@flowgate/testing';
 import { createHttpPort } from './http-port';
 
 const LOOPBACK = ['127.0.0.0/8'];

@@ -5,7 +5,7 @@ import { EgressError, IntegrationError, type ImagePort } from '@flowgate/flow-en
 import { Redis } from 'ioredis';
 import { Jimp } from 'jimp';
 import { createEgressFetch } from '../egress/http-port';
-import { startStandIn, type StandIn } from '../testing/stand-in-server';
+import { type StandIn, startStandIn } from '@flowgate/testing';
 import { decodeImage } from './image-codec';
 import { createImagePort } from './image-port';
 import { serveStoredImage } from './image-request.handler';

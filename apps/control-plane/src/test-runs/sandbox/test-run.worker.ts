@@ -39,7 +39,7 @@ export default async function runTestFlow(job: TestRunJob): Promise<TestRunOutco
   const flowPorts = { ...threadPorts.forProject(job.project, job.sendEmail), secrets: new Map(job.secrets.values) };
   const startedAt = performance.now();
   const result = await runFlow(prepareFlow(job.compiled as Parameters<typeof prepareFlow>[0]), request, flowPorts, {
-    deadlineMs: settings.flow.timeoutMs,
+    timeoutMs: settings.flow.timeoutMs,
     limits: settings.flow.limits,
     scheduler,
     tracer,

@@ -105,6 +105,8 @@ describe('a table’s page', () => {
     await userEvent.click(within(confirm).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(screen.queryByText('row 1')).toBeNull());
     expect(dataRows()).toHaveLength(1);
+    // Focus is not lost with the deleted row's button.
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Add row' })));
   });
 
   it('edits columns: a rename is sent as renamed_from and keeps the values', async () => {

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import './data.css';
 import { Link, useParams } from 'react-router';
 import { isApiError } from '../../api/api-error';
@@ -37,7 +37,9 @@ function LoadedTable({ projectId, table }: { projectId: string; table: DataTable
   const [open, setOpen] = useState<Open>(null);
   const [importProblem, setImportProblem] = useState<string | null>(null);
   const removeRow = useDeleteRow(projectId, table.id);
-  const deletion = usePendingDelete<Row & { name: string }>(removeRow, 'Row');
+  const addRow = useRef<HTMLButtonElement>(null);
+  // The deleted row's button goes with it: focus lands on Add row (after the dialog hands focus back).
+  const deletion = usePendingDelete<Row & { name: string }>(removeRow, 'Row', () => requestAnimationFrame(() => addRow.current?.focus()));
   const rows = page.data?.items ?? [];
   const close = () => setOpen(null);
 
@@ -54,7 +56,7 @@ function LoadedTable({ projectId, table }: { projectId: string; table: DataTable
           </p>
         </div>
         <div className="page-actions">
-          <button type="button" className="button" onClick={() => setOpen({ dialog: 'row', row: null })}>
+          <button ref={addRow} type="button" className="button" onClick={() => setOpen({ dialog: 'row', row: null })}>
             Add row
           </button>
           <button type="button" className="button secondary" onClick={() => setOpen({ dialog: 'columns' })}>

@@ -1,6 +1,4 @@
-/** @jest-environment jsdom */
 // First: the engine needs TextEncoder, which jsdom lacks.
-import '../../testing/jsdom-globals';
 import { describeApi, compileFlow, type CompiledFlow, type EndpointSettings, type FlowDocument } from '@flowgate/flow-engine';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';

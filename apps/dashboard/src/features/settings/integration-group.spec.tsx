@@ -1,4 +1,3 @@
-/** @jest-environment jsdom */
 import { render, screen } from '@testing-library/react';
 import type { Integration } from '../../api/types';
 import { IntegrationGroup } from './integration-group';

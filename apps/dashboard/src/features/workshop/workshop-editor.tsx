@@ -47,7 +47,8 @@ function EditorLayout({ endpoint }: { endpoint: Endpoint }) {
   const flowContext = useProjectFlowContext(endpoint.project_id);
   useLiveDiagnostics(flowContext);
 
-  const handlers = useMemo(() => ({ save: () => void actions.save(), deploy: () => void actions.deploy() }), [actions.save, actions.deploy]);
+  const { save, deploy } = actions;
+  const handlers = useMemo(() => ({ save: () => void save(), deploy: () => void deploy() }), [save, deploy]);
   useWorkshopShortcuts(store, handlers, search);
 
   const tidy = useCallback(async () => {

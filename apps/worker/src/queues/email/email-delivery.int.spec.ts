@@ -5,6 +5,7 @@ import { createEmailDeliveryProcessor, createEmailPort, deliveryMarkerKey, EMAIL
 import { createLogger, SecretBox } from '@flowgate/platform';
 import { Queue, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
+import { waitUntil } from '@flowgate/testing';
 import { deadLetterQueueName, type DeadJobRecord } from '../../queue-definition';
 import { createWorkerRuntime, type WorkerRuntime } from '../../worker-runtime';
 import { queue as emailQueue } from './index';
@@ -52,13 +53,6 @@ async function startSendgrid(script: Record<string, number[]>) {
   };
 }
 
-async function until<T>(probe: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  for (;;) {
-    const value = await probe();
-    if (done(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('send_email: enqueue in the gateway, deliver in the worker (real Redis, BullMQ, @sendgrid/mail)', () => {
   const prefix = `fgtest-email-${randomUUID().slice(0, 8)}`;
@@ -115,7 +109,8 @@ describe('send_email: enqueue in the gateway, deliver in the worker (real Redis,
   }
 
   const settled = (id: string) =>
-    until(
+    waitUntil(
+      `job ${id} to settle`,
       () => producer.getJobState(id),
       (state) => state === 'completed' || state === 'failed',
     );
@@ -157,7 +152,8 @@ describe('send_email: enqueue in the gateway, deliver in the worker (real Redis,
     const job = await enqueue('rejected for good');
     expect(await settled(job.id!)).toBe('failed');
     expect(sendgrid.deliveries.filter((d) => d.subject === 'rejected for good')).toHaveLength(1);
-    const record = await until(
+    const record = await waitUntil(
+      'the dead-letter record',
       async () => (await dead.getJobs()).map((j) => j.data as DeadJobRecord).find((r) => r.job_id === job.id),
       (found) => found !== undefined,
     );
@@ -170,7 +166,8 @@ describe('send_email: enqueue in the gateway, deliver in the worker (real Redis,
     expect(await settled(job.id!)).toBe('failed');
     expect(sendgrid.deliveries.filter((d) => d.subject === 'always down')).toHaveLength(3);
     expect(sendgrid.accepted('always down')).toBe(0);
-    const record = await until(
+    const record = await waitUntil(
+      'the dead-letter record',
       async () => (await dead.getJobs()).map((j) => j.data as DeadJobRecord).find((r) => r.job_id === job.id),
       (found) => found !== undefined,
     );

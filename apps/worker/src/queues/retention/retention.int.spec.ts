@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { addDays, createThrowawayDatabase, ensureRequestLogPartitions, migrate, requestLogPartitionName, toUtcDay, type ThrowawayDatabase } from '@flowgate/db';
+import { createThrowawayDatabase, type ThrowawayDatabase } from '@flowgate/testing';
+import { addDays, ensureRequestLogPartitions, migrate, requestLogPartitionName, toUtcDay } from '@flowgate/db';
 import { createLogger } from '@flowgate/platform';
 import Redis from 'ioredis';
 import { Pool } from 'pg';

@@ -1,5 +1,3 @@
-/** @jest-environment jsdom */
-import '../../../testing/jsdom-globals';
 import '@testing-library/jest-dom';
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';

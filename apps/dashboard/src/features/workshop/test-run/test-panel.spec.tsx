@@ -1,5 +1,3 @@
-/** @jest-environment jsdom */
-import '../../../testing/jsdom-globals';
 import '@testing-library/jest-dom';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, render, screen, waitFor, within } from '@testing-library/react';

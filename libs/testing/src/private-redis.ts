@@ -1,7 +1,7 @@
 import { probeTcp } from '@flowgate/platform';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { freePort } from './free-port';
-import { waitFor } from './wait-for';
+import { freePort } from './ports';
+import { waitFor } from './polling';
 
 /**
  * A redis-server of the test's own (no persistence), so a test can take Redis away without

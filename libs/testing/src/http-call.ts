@@ -42,3 +42,24 @@ export function call(baseUrl: string, host: string, path: string, options: CallO
     req.end(options.body);
   });
 }
+
+export interface Answer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON of any shape, asserted field by field
+}
+
+/**
+ * One JSON request to `url` (the body sent as JSON, `token` as a bearer token); the answer's body
+ * parsed when it is JSON, its text otherwise. `host` overrides the Host header.
+ */
+export async function request(url: string, options: { method?: string; host?: string; token?: string; body?: unknown } = {}): Promise<Answer> {
+  const target = new URL(url);
+  const answer = await call(target.origin, options.host ?? target.host, target.pathname + target.search, {
+    method: options.method,
+    headers: options.body === undefined ? {} : { 'content-type': 'application/json' },
+    key: options.token,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+  return { status: answer.status, headers: answer.headers, body: answer.json === undefined ? answer.text : answer.json };
+}

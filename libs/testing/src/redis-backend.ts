@@ -1,22 +1,14 @@
 import { createRedisClient, type RedisClient, type RedisTarget } from '@flowgate/platform';
 import path from 'node:path';
 
-/** What scripts/lib/redis-cluster.js hands back (plain CommonJS, typed here). */
-export interface LocalRedisCluster {
-  ports: number[];
-  nodes: string;
-  masterOf(key: string): number | null;
-  replicasOf(masterPort: number): number[];
-  kill(port: number): Promise<void>;
-  restart(port: number): Promise<void>;
-  waitHealthy(timeoutMs?: number): Promise<void>;
-  stop(): Promise<void>;
-}
+// scripts/ is plain CommonJS outside the Nx projects (no import path reaches it): required by
+// file name, typed by its declaration file.
+type RedisClusterScript = typeof import('../../../scripts/lib/redis-cluster');
+export type LocalRedisCluster = import('../../../scripts/lib/redis-cluster').LocalRedisCluster;
 
-export function startLocalRedisCluster(): Promise<LocalRedisCluster> {
-  const script = path.resolve(__dirname, '../../../../scripts/lib/redis-cluster.js');
-  return (require(script) as { startRedisCluster(): Promise<LocalRedisCluster> }).startRedisCluster();
-}
+/** A throw-away 3-master + 3-replica Redis Cluster on free ports (scripts/lib/redis-cluster.js). */
+export const startRedisCluster: RedisClusterScript['startRedisCluster'] = (options) =>
+  (require(path.resolve(__dirname, '../../../scripts/lib/redis-cluster.js')) as RedisClusterScript).startRedisCluster(options);
 
 export type RedisBackendKind = 'single Redis' | 'Redis Cluster';
 
@@ -45,7 +37,7 @@ export async function startRedisBackend(kind: RedisBackendKind, options: RedisBa
   const shared = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
   if (options.database !== undefined) shared.pathname = `/${options.database}`;
   const url = shared.toString();
-  const cluster = kind === 'Redis Cluster' ? await startLocalRedisCluster() : null;
+  const cluster = kind === 'Redis Cluster' ? await startRedisCluster() : null;
   const target: RedisTarget = { url, clusterNodes: cluster ? cluster.nodes.split(',') : null };
   return {
     kind,

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 export interface StandIn {
   url: string;
   port: number;
-  /** Every request received, body included. */
+  /** Every request received, in order, body included. */
   requests: Array<{ method: string; url: string; headers: http.IncomingHttpHeaders; body: string }>;
   close(): Promise<void>;
 }
