@@ -2,7 +2,7 @@ import { type FormEvent, useEffect, useEffectEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { errorMessage, isApiError } from '../../api/api-error';
 import { useCreateProject } from '../../api/projects';
-import { useAnnounce } from '../../app/announcer';
+import { useAnnounce } from '../../ui/announcer';
 import { Field } from '../../ui/field';
 import { useSubdomainCheck } from './use-subdomain-check';
 
