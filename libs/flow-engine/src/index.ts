@@ -28,5 +28,5 @@ export type { BlockCategory, BlockFlow } from './blocks/block-definition';
 export type { TemplateAst, Reference } from './template/template-ast';
 export { describeApi } from './openapi/describe-api';
 export type { OpenApiDocument } from './openapi/describe-api';
-export { tableUsesOf, TABLE_BLOCK_TYPES } from './blocks/shared/table-uses';
-export type { TableUse } from './blocks/shared/table-uses';
+export { tableUsesOf, TABLE_BLOCK_TYPES } from './blocks/common/table-uses';
+export type { TableUse } from './blocks/common/table-uses';

@@ -1,5 +1,5 @@
 import { hasOwn } from '../../json';
-import { asNumber } from '../shared/numbers';
+import { asNumber } from '../common/numbers';
 import { toText } from '../../template/to-text';
 
 export const CONDITION_OPERATORS = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'contains', 'is_null', 'is_not_null'] as const;

@@ -1,6 +1,6 @@
 import { defineBlock } from '../block-definition';
-import { codecConfig, prepareCodec, type CodecConfig } from '../shared/codec-block';
-import { textOutput } from '../shared/fields';
+import { codecConfig, prepareCodec, type CodecConfig } from '../common/codec-block';
+import { textOutput } from '../common/fields';
 
 export const decodeTextBlock = defineBlock<CodecConfig>({
   type: 'decode_text',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineBlock, type ConfigKit, type KitMode } from '../block-definition';
-import { refField } from '../shared/fields';
-import { checkTable, dataFailure, dataPort, filterField, prepareFilter, tableField } from '../shared/table-fields';
+import { refField } from '../common/fields';
+import { checkTable, dataFailure, dataPort, filterField, prepareFilter, tableField } from '../common/table-fields';
 
 const config = <M extends KitMode>(kit: ConfigKit<M>) =>
   z.object({

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { TEXT_ENCODINGS } from '../shared/text-encodings';
+import { TEXT_ENCODINGS } from '../common/text-encodings';
 import { request, respondBody, respondingFlow, runFlow } from '../../testing/flow-fixtures';
 
 describe('Encode Text / Decode Text blocks', () => {

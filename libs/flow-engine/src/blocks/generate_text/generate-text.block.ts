@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineBlock, textSource, type ConfigKit, type KitMode } from '../block-definition';
-import { refField, textOutput } from '../shared/fields';
-import { portFailure } from '../shared/port-failure';
+import { refField, textOutput } from '../common/fields';
+import { portFailure } from '../common/port-failure';
 
 const config = <M extends KitMode>(kit: ConfigKit<M>) =>
   z.object({

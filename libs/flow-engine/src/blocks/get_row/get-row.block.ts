@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineBlock, textSource, type ConfigKit, type KitMode } from '../block-definition';
-import { refField } from '../shared/fields';
-import { checkTable, dataFailure, dataPort, tableField } from '../shared/table-fields';
+import { refField } from '../common/fields';
+import { checkTable, dataFailure, dataPort, tableField } from '../common/table-fields';
 
 const config = <M extends KitMode>(kit: ConfigKit<M>) =>
   z.object({

@@ -3,9 +3,9 @@ import type { ImageOperation } from '../../ports';
 import { BlockFailure } from '../../runtime/run-errors';
 import { toText } from '../../template/to-text';
 import { defineBlock, textSource, type ConfigKit, type KitMode } from '../block-definition';
-import { refField, textOutput } from '../shared/fields';
-import { asNumber } from '../shared/numbers';
-import { portFailure } from '../shared/port-failure';
+import { refField, textOutput } from '../common/fields';
+import { asNumber } from '../common/numbers';
+import { portFailure } from '../common/port-failure';
 
 export const IMAGE_OPERATIONS = ['contrast', 'brightness', 'saturation', 'grayscale', 'invert', 'blur', 'hue_rotate'] as const satisfies readonly ImageOperation[];
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { FlowRun } from '../../runtime/flow-run';
 import { defineBlock, textSource, type ConfigKit, type KitMode } from '../block-definition';
-import { refField, textOutput } from '../shared/fields';
+import { refField, textOutput } from '../common/fields';
 
 export const TEXT_OPERATIONS = ['uppercase', 'lowercase', 'trim_spaces', 'replace', 'split', 'concatenate'] as const;
 

@@ -4,8 +4,8 @@ import type { FlowRun } from '../../runtime/flow-run';
 import { BlockFailure, ValueTooLarge } from '../../runtime/run-errors';
 import { formatCount } from '../../runtime/value-size';
 import { defineBlock, textSource, type ConfigKit, type KitMode } from '../block-definition';
-import { refField } from '../shared/fields';
-import { portFailure } from '../shared/port-failure';
+import { refField } from '../common/fields';
+import { portFailure } from '../common/port-failure';
 import { compilePattern, MATCH_RESULT_FIELDS, REGEX_FLAGS_PATTERN, type CompiledPattern } from './linear-regex';
 
 const config = <M extends KitMode>(kit: ConfigKit<M>) =>

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { BlockFailure } from '../../runtime/run-errors';
 import { defineBlock, textSource, type ConfigKit, type KitMode } from '../block-definition';
-import { portFailure } from '../shared/port-failure';
+import { portFailure } from '../common/port-failure';
 import { parseMailbox, senderProblem } from './addresses';
 
 const config = <M extends KitMode>(kit: ConfigKit<M>) =>
