@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import nx from '@nx/eslint-plugin';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 const engineBans = ['@nestjs/*', '@prisma/*', 'prisma', 'ioredis', 'kafkajs', 'bullmq', 'pg', 'express'];
@@ -42,6 +43,12 @@ export default tseslint.config(
       '@typescript-eslint/no-require-imports': 'off',
       '@nx/enforce-module-boundaries': moduleBoundaries({ tests: false }),
     },
+  },
+  {
+    // The dashboard's hooks: called in the same order on every render, with every value they read in their dependencies.
+    files: ['apps/dashboard/**/*.ts', 'apps/dashboard/**/*.tsx'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
   {
     files: testFiles,

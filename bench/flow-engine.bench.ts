@@ -133,7 +133,7 @@ async function main(): Promise<void> {
   if (!compiled.ok) throw new Error(`reference flow does not compile: ${JSON.stringify(compiled.diagnostics)}`);
   const prepared = prepareFlow(JSON.parse(JSON.stringify(compiled.compiled)));
   const ports = {};
-  const options = { deadlineMs: 5000 };
+  const options = { timeoutMs: 5000 };
 
   const engineResult = await executeFlow(prepared, request, ports, options);
   const expected = handWritten(request.query, matchWithRe2);
@@ -145,7 +145,7 @@ async function main(): Promise<void> {
   const hand = await best(() => handWritten(request.query, matchWithRe2));
   const handNative = await best(() => handWritten(request.query, matchWithNative));
   const tracer = recordingTracer();
-  const tracedOptions = { deadlineMs: 5000, tracer };
+  const tracedOptions = { timeoutMs: 5000, tracer };
   const traced = await best(() => {
     tracer.reset();
     return executeFlow(prepared, request, ports, tracedOptions);

@@ -29,6 +29,14 @@ interface Sample {
   body?: unknown;
 }
 
+/** A row written by a run has an id and times of its own; its values must be identical. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+const withoutRowIdentity = (value: unknown): unknown =>
+  JSON.parse(JSON.stringify(value), (key, field: unknown) =>
+    key === 'id' && typeof field === 'string' && UUID.test(field) ? '<row id>' : /_at$/.test(key) && typeof field === 'string' && ISO_TIME.test(field) ? '<time>' : field,
+  );
+
 /** Image results live at a fresh id per run; everything else must be identical. */
 const withoutImageIds = (value: unknown): unknown => JSON.parse(JSON.stringify(value).replace(/\/_images\/[A-Za-z0-9_-]+\.png/g, '/_images/<id>.png'));
 
@@ -42,6 +50,9 @@ describe('test run ≡ live request, for every block type', () => {
   let standUrl: string;
   let project: { id: string; subdomain: string; base_url: string };
   const endpoints = new Map<string, string>();
+  let tableId: string;
+  /** The rows the table starts with, by name. */
+  const seeded = new Map<string, Json>();
 
   const api = (method: 'post' | 'put', url: string, body?: object) => t.http()[method](url).set(owner.auth).send(body);
 
@@ -83,8 +94,17 @@ describe('test run ≡ live request, for every block type', () => {
     });
     await new Promise<void>((resolve) => stand.listen(0, '127.0.0.1', resolve));
     standUrl = `http://127.0.0.1:${(stand.address() as AddressInfo).port}`;
-    // Both processes read these when they build their ports: the same egress allow-list, model and queue.
-    Object.assign(process.env, { FLOWGATE_EGRESS_ALLOW_CIDRS: '127.0.0.0/8', ANTHROPIC_BASE_URL: standUrl, BULLMQ_PREFIX: queuePrefix });
+    // Both processes read these when they build their ports: the same egress allow-list, model and
+    // queue, and the same deadlines — long ones, as this suite compares answers, not speed: the
+    // gateway loads its adapters and image threads from TypeScript source on the first request,
+    // which a busy machine can take longer than the default 15 s for.
+    Object.assign(process.env, {
+      FLOWGATE_EGRESS_ALLOW_CIDRS: '127.0.0.0/8',
+      ANTHROPIC_BASE_URL: standUrl,
+      BULLMQ_PREFIX: queuePrefix,
+      FLOW_TIMEOUT_MS: '120000',
+      FLOW_WORKER_TASK_MS: '120000',
+    });
     t = await startTestApp();
     owner = await t.signup();
     gateway = await startGateway();
@@ -122,6 +142,42 @@ describe('test run ≡ live request, for every block type', () => {
       nodes: [START, node('x', 'decode_text', { input: '{body.data}', encoding: 'base64', ref: 'out' }), node('r', 'respond', { body: { out: '{result.out}' } })],
       edges: chain(['start', 'x', 'r']),
     });
+
+    // The five table blocks, on a table of the project (the data database, DATA_DATABASE_URL).
+    tableId = (
+      await api('post', `/v1/projects/${project.id}/tables`, {
+        name: 'parts',
+        columns: [
+          { name: 'name', type: 'text', required: true, unique: true },
+          { name: 'qty', type: 'number' },
+        ],
+      }).expect(201)
+    ).body.id;
+    for (const [name, qty] of [['bolt', 40], ['nut', 12], ['gear', 3]] as const)
+      seeded.set(name, (await api('post', `/v1/projects/${project.id}/tables/${tableId}/rows`, { values: { name, qty } }).expect(201)).body);
+    // Reads: the same rows for both.
+    await deploy('read', { name: 'Read', method: 'GET', path: '/parts', query_params: [{ key: 'min', default: '0' }, { key: 'id', default: null }] }, {
+      nodes: [
+        START,
+        node('q', 'query_rows', { table: 'parts', filter: [{ column: 'qty', operator: 'gte', value: '{params.min}' }], sort: { column: 'qty', direction: 'desc' }, limit: 10, ref: 'found' }),
+        node('g', 'get_row', { table: 'parts', id: '{params.id}', ref: 'one' }),
+        node('r', 'respond', { body: { rows: '{result.found.rows}', count: '{result.found.count}', one: '{result.one}' } }),
+      ],
+      edges: chain(['start', 'q', 'g', 'r']),
+    });
+    // Writes: each run inserts its own row, changes it and deletes it again, so the table is as
+    // it was after each run and both runs do the same work; only the new row's id and times differ.
+    await deploy('write', { name: 'Write', method: 'POST', path: '/parts' }, {
+      nodes: [
+        START,
+        node('ins', 'insert_row', { table: 'parts', values: { name: '{body.name}', qty: '{body.qty}' }, ref: 'made' }),
+        node('upd', 'update_rows', { table: 'parts', filter: [{ column: 'id', operator: 'eq', value: '{result.made.id}' }], values: { qty: '{body.more}' }, ref: 'changed' }),
+        node('del', 'delete_rows', { table: 'parts', filter: [{ column: 'id', operator: 'eq', value: '{result.made.id}' }], ref: 'gone' }),
+        node('after', 'get_row', { table: 'parts', id: '{result.made.id}', ref: 'left' }),
+        node('r', 'respond', { status: 201, body: { made: '{result.made}', changed: '{result.changed}', gone: '{result.gone}', left: '{result.left}' } }),
+      ],
+      edges: chain(['start', 'ins', 'upd', 'del', 'after', 'r']),
+    });
     await deploy('silent', { name: 'Silent', method: 'GET', path: '/silent' }, { nodes: [START, node('v', 'set_variable', { name: 'x', value: '1' })], edges: chain(['start', 'v']) });
   }, 120_000);
 
@@ -145,6 +201,8 @@ describe('test run ≡ live request, for every block type', () => {
     ['http request (allowed and egress-blocked), generate text, send email, manipulate image', 'ports', { method: 'POST', path: '/ports', body: { item: 'lamp', who: 'Ada' } }, 200],
     ['a failing block (500 flow_error)', 'broken', { method: 'POST', path: '/broken', body: { data: '%%%' } }, 500],
     ['a flow without Respond (200 {})', 'silent', { method: 'GET', path: '/silent' }, 200],
+    ['query rows, get row (found)', 'read', { method: 'GET', path: '/parts', query: { min: '10' } }, 200],
+    ['a value a table cannot store (422 invalid_value, nothing written)', 'write', { method: 'POST', path: '/parts', body: { name: 'washer', qty: 'lots', more: 1 } }, 422],
   ])('%s', async (_, key, sample, status) => {
     const fromGateway = await live(sample);
     const fromTest = await tested(key, sample);
@@ -152,6 +210,35 @@ describe('test run ≡ live request, for every block type', () => {
     expect(withoutImageIds({ status: fromTest.status, body: fromTest.body })).toEqual(withoutImageIds({ status: fromGateway.status, body: fromGateway.body }));
     expect(fromTest.contentType).toBe(fromGateway.contentType);
     for (const entry of fromTest.trace) covered.add(entry.type);
+  });
+
+  it('get row by id: the same row for both', async () => {
+    const bolt = seeded.get('bolt')!;
+    const sample: Sample = { method: 'GET', path: '/parts', query: { min: '100', id: String(bolt.id) } };
+    const fromGateway = await live(sample);
+    const fromTest = await tested('read', sample);
+    expect(fromGateway).toMatchObject({ status: 200, body: { rows: [], count: 0, one: bolt } });
+    expect({ status: fromTest.status, body: fromTest.body }).toEqual({ status: fromGateway.status, body: fromGateway.body });
+    expect(fromTest.contentType).toBe(fromGateway.contentType);
+  });
+
+  it('insert row, update rows, delete rows: the same answer, each from a row of its own, and the table as it was', async () => {
+    const sample: Sample = { method: 'POST', path: '/parts', body: { name: 'spring', qty: '5', more: 8 } };
+    const fromGateway = await live(sample);
+    const fromTest = await tested('write', sample);
+    const row = { id: '<row id>', created_at: '<time>', updated_at: '<time>', name: 'spring' };
+    expect(withoutRowIdentity(fromGateway)).toMatchObject({
+      status: 201,
+      body: { made: { ...row, qty: 5 }, changed: { count: 1, rows: [{ ...row, qty: 8 }] }, gone: { count: 1 }, left: null },
+    });
+    expect(withoutRowIdentity({ status: fromTest.status, body: fromTest.body })).toEqual(withoutRowIdentity({ status: fromGateway.status, body: fromGateway.body }));
+    expect(fromTest.contentType).toBe(fromGateway.contentType);
+    const made = (answer: { body: unknown }) => (answer.body as Json).made.id as string;
+    expect(made(fromTest)).not.toBe(made(fromGateway));
+    expect((fromTest.body as Json).changed.rows[0].id).toBe(made(fromTest));
+    for (const entry of fromTest.trace) covered.add(entry.type);
+    const rows = await t.http().get(`/v1/projects/${project.id}/tables/${tableId}/rows`).set(owner.auth).expect(200);
+    expect(rows.body.items).toEqual([...seeded.values()]);
   });
 
   it('the answers above came from real work, and every block type of the catalogue ran', async () => {

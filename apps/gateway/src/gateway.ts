@@ -19,7 +19,7 @@ import { InternalRoutes } from './http/internal-routes';
 import { FlowIsolation } from './isolation/flow-isolation';
 import { OpenApiRoute } from './http/openapi-route';
 import { endSocketWithError } from './http/raw-answer';
-import { GatewayMetrics } from './metrics';
+import { GatewayMetrics } from './gateway.metrics';
 import { RequestHandler } from './request-handler';
 import type { LogBatchSender } from './request-log/log-batch-sender';
 import { RequestLogBuffer } from './request-log/request-log-buffer';

@@ -16,11 +16,11 @@ import type { HostResolver } from './http/host-resolver';
 import type { InternalRoutes } from './http/internal-routes';
 import { OPENAPI_PATH, type OpenApiRoute } from './http/openapi-route';
 import { parseBody } from './http/request-body';
-import type { GatewayMetrics } from './metrics';
+import type { GatewayMetrics } from './gateway.metrics';
 import type { RequestLogSink } from './request-log/request-log-sink';
 import { requestLogEventJson } from './request-log/request-log-json';
 import { LARGE_BODY_BYTES, type FlowIsolation, type FlowToRun } from './isolation/flow-isolation';
-import { Throttle } from './throttle';
+import { WarningLimiter } from './warning-limiter';
 
 export interface RequestHandlerDeps {
   hosts: HostResolver;
@@ -73,7 +73,7 @@ interface RouteMatch {
  */
 export class RequestHandler {
   private readonly onClose: (this: GatewayResponse) => void;
-  private readonly lookupWarning = new Throttle(10_000);
+  private readonly lookupWarning = new WarningLimiter(10_000);
 
   constructor(private readonly deps: RequestHandlerDeps) {
     const record = (res: GatewayResponse): void => this.record(res);
@@ -102,7 +102,7 @@ export class RequestHandler {
     this.deps.cache.resolve(subdomain).then(
       (resolved) => (resolved === null ? projectNotFound(res) : this.serve(req, res, resolved, url)),
       (error: unknown) => {
-        if (this.lookupWarning.ready()) this.deps.logger.warn({ err: error }, 'project lookup failed (Redis unavailable?)');
+        if (this.lookupWarning.due()) this.deps.logger.warn({ err: error }, 'project lookup failed (Redis unavailable?)');
         sendError(res, 'unavailable', 'The gateway cannot load this project right now; retry shortly', { 'retry-after': '1' });
       },
     );
@@ -143,7 +143,7 @@ export class RequestHandler {
     this.deps.cache.fresh(loaded).then(
       (current) => (current === null ? projectNotFound(res) : this.serve(req, res, current, url)),
       (error: unknown) => {
-        if (this.lookupWarning.ready()) this.deps.logger.warn({ err: error }, 'project revision check failed (Redis unavailable?)');
+        if (this.lookupWarning.due()) this.deps.logger.warn({ err: error }, 'project revision check failed (Redis unavailable?)');
         if (!res.preview) return this.serve(req, res, loaded, url);
         sendError(res, 'unavailable', 'The gateway cannot check this project right now; retry shortly', { 'retry-after': '1' });
       },

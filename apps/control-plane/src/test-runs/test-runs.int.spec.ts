@@ -21,6 +21,9 @@ const flowOf = (blocks: ReturnType<typeof node>[], edges?: Array<{ id: string; s
 const ANTHROPIC_SECRET = 'sk-ant-test-secret-0123456789';
 const SENDGRID_SECRET = 'SG.test-secret-abcdefghijklmnop';
 
+/** Starting a control plane (and its first test-run thread) on a busy machine can take far longer than Jest's 30 s. */
+const APP_START_MS = 120_000;
+
 function listen(server: http.Server): Promise<string> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
 }
@@ -31,8 +34,6 @@ describe('POST /v1/projects/:id/endpoints/:eid/test-runs', () => {
   let owner: TestAccount;
   let project: { id: string };
   let anthropic: http.Server;
-  let hanging: http.Server;
-  let hangingUrl: string;
   const queuePrefix = `fgtest-testruns-${Math.random().toString(36).slice(2, 10)}`;
   const emailQueue = () => new Queue(EMAIL_QUEUE_NAME, { connection: { url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' }, prefix: queuePrefix });
 
@@ -60,24 +61,23 @@ describe('POST /v1/projects/:id/endpoints/:eid/test-runs', () => {
         ),
       );
     });
-    hanging = http.createServer(() => undefined);
     const anthropicUrl = await listen(anthropic);
-    hangingUrl = await listen(hanging);
     // Read when the control plane builds its ports: the stand-ins on loopback are reachable only
     // through the allow-list below, which the egress-guard case does not use (169.254.169.254).
     Object.assign(process.env, { ANTHROPIC_BASE_URL: anthropicUrl, FLOWGATE_EGRESS_ALLOW_CIDRS: '127.0.0.0/8', BULLMQ_PREFIX: queuePrefix });
-    t = await startTestApp((config) => ({ ...config, flow: { ...config.flow, timeoutMs: 1500 }, testRunsPerMinute: 1000 }));
+    // The flows' own deadline (FLOW_TIMEOUT_MS, 15 s): a busy machine must not turn these runs into
+    // timeouts; the deadline has a suite of its own below.
+    t = await startTestApp((config) => ({ ...config, testRunsPerMinute: 1000 }));
     owner = await t.signup();
     project = await t.createProject(owner, 'Test runs');
-  });
+  }, APP_START_MS);
 
   afterAll(async () => {
     await t.close();
     const queue = emailQueue();
     await queue.obliterate({ force: true });
     await queue.close();
-    hanging.closeAllConnections();
-    await Promise.all([anthropic, hanging].map((server) => new Promise((resolve) => server.close(resolve))));
+    await new Promise((resolve) => anthropic.close(resolve));
     process.env = savedEnv;
   });
 
@@ -220,16 +220,6 @@ describe('POST /v1/projects/:id/endpoints/:eid/test-runs', () => {
     expect(answer.body.trace[1].error.message).toMatch(/hex/);
   });
 
-  it('stops at the flow deadline (FLOW_TIMEOUT_MS) and marks the block that was running', async () => {
-    const id = await endpoint();
-    const answer = await testRun(id, {
-      flow: flowOf([node('h1', 'http_request', { name: 'slow', url: `${hangingUrl}/slow`, method: 'GET' }), node('r', 'respond', { body: {} })]),
-      request: {},
-    }).expect(200);
-    expect(answer.body.response).toMatchObject({ status: 504, body: { success: false, code: 'flow_timeout' } });
-    expect(answer.body.trace).toEqual([expect.objectContaining({ node_id: 'h1', status: 'error', error: expect.objectContaining({ code: 'flow_timeout' }) })]);
-  });
-
   it('cuts an output over 16 KiB of JSON to its first 16 KiB, as a string, without splitting a character', async () => {
     const id = await endpoint();
     const answer = await testRun(id, {
@@ -292,5 +282,39 @@ describe('test-run limit per account', () => {
     expect(refused.body).toMatchObject({ success: false, code: 'rate_limited' });
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     await (await run(other))().expect(200);
+  }, APP_START_MS);
+});
+
+describe('test-run deadline', () => {
+  const savedEnv = { ...process.env };
+  let t: TestApp;
+  let owner: TestAccount;
+  let hanging: http.Server;
+  let hangingUrl: string;
+
+  beforeAll(async () => {
+    hanging = http.createServer(() => undefined);
+    hangingUrl = await listen(hanging);
+    // Only this app has a short deadline; loopback is allowed for the stand-in that never answers.
+    process.env.FLOWGATE_EGRESS_ALLOW_CIDRS = '127.0.0.0/8';
+    t = await startTestApp((config) => ({ ...config, flow: { ...config.flow, timeoutMs: 1500 } }));
+    owner = await t.signup();
+  }, APP_START_MS);
+  afterAll(async () => {
+    await t.close();
+    process.env = savedEnv;
+    hanging.closeAllConnections();
+    await new Promise((resolve) => hanging.close(resolve));
+  });
+
+  it('stops at the flow deadline (FLOW_TIMEOUT_MS) and marks the block that was running', async () => {
+    const project = await t.createProject(owner);
+    const created = await t.http().post(`/v1/projects/${project.id}/endpoints`).set(owner.auth).send({ name: 'Slow', method: 'GET', path: '/slow', auth: 'none', query_params: [] }).expect(201);
+    const answer = await t.http().post(`/v1/projects/${project.id}/endpoints/${created.body.id}/test-runs`).set(owner.auth).send({
+      flow: flowOf([node('h1', 'http_request', { name: 'slow', url: `${hangingUrl}/slow`, method: 'GET' }), node('r', 'respond', { body: {} })]),
+      request: {},
+    }).expect(200);
+    expect(answer.body.response).toMatchObject({ status: 504, body: { success: false, code: 'flow_timeout' } });
+    expect(answer.body.trace).toEqual([expect.objectContaining({ node_id: 'h1', status: 'error', error: expect.objectContaining({ code: 'flow_timeout' }) })]);
   });
 });

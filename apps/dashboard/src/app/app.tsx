@@ -5,7 +5,7 @@ import { setUnauthorizedHandler } from '../api/client';
 import { createQueryClient } from '../api/query-client';
 import { queryKeys } from '../api/query-keys';
 import { setSessionHint } from '../api/session-hint';
-import { AnnouncerProvider } from './announcer';
+import { AnnouncerProvider } from '../ui/announcer';
 import { createRouter } from './router';
 
 /** A 401 on any call means the session ended: forgetting the user makes RequireSession send them to /login?next=… */

@@ -3,7 +3,7 @@ import { isApiError } from '../api/api-error';
 import { useProject, useProjects } from '../api/projects';
 import type { Project } from '../api/types';
 import { ErrorState, Loading } from '../ui/states';
-import { NotFoundPage } from './not-found-page';
+import { NotFoundPage } from '../ui/not-found-page';
 
 const SECTIONS = [
   ['endpoints', 'Workshop'],

@@ -1,7 +1,7 @@
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { AuthPage } from '../features/auth/auth-page';
 import { AppLayout } from './app-layout';
-import { NotFoundPage } from './not-found-page';
+import { NotFoundPage } from '../ui/not-found-page';
 import { ProjectLayout } from './project-layout';
 import { RequireSession } from './require-session';
 import { Loading } from '../ui/states';

@@ -3,7 +3,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { createQueryClient } from '../api/query-client';
 import { setSessionHint } from '../api/session-hint';
-import { AnnouncerProvider } from '../app/announcer';
+import { AnnouncerProvider } from '../ui/announcer';
 import { routes } from '../app/router';
 
 // Pages are lazy chunks; their first load in a test file takes longer than the default 1 s.

@@ -1,4 +1,4 @@
-import { type RefObject, useEffect } from 'react';
+import { type RefObject, useEffect, useEffectEvent } from 'react';
 
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
@@ -7,8 +7,11 @@ const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), selec
  * cycles inside it, Escape calls `onEscape`, and focus returns where it was on unmount.
  */
 export function useFocusTrap(ref: RefObject<HTMLElement | null>, onEscape: () => void, initial?: string) {
+  // Read when the trap opens and when Escape is pressed, so a new `onEscape` each render does not re-open it.
+  const opening = useEffectEvent(() => ({ container: ref.current, initial }));
+  const escape = useEffectEvent(() => onEscape());
   useEffect(() => {
-    const container = ref.current;
+    const { container, initial } = opening();
     if (!container) return;
     const previous = document.activeElement as HTMLElement | null;
     const first = (initial && container.querySelector<HTMLElement>(initial)) || container.querySelector<HTMLElement>(FOCUSABLE);
@@ -16,7 +19,7 @@ export function useFocusTrap(ref: RefObject<HTMLElement | null>, onEscape: () =>
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Escape') {
         event.stopPropagation();
-        onEscape();
+        escape();
         return;
       }
       if (event.key !== 'Tab') return;

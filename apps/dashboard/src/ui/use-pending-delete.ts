@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useAnnounce } from '../app/announcer';
+import { useAnnounce } from './announcer';
 
 interface DeleteMutation {
   mutate: (id: string, options: { onSuccess: () => void }) => void;

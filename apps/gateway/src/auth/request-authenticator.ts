@@ -4,8 +4,8 @@ import type { IncomingMessage } from 'node:http';
 import type { AuthLevel } from '../config-cache/loaded-project';
 import { sendError } from '../http/errors';
 import type { GatewayResponse } from '../http/gateway-response';
-import type { GatewayMetrics } from '../metrics';
-import { Throttle } from '../throttle';
+import type { GatewayMetrics } from '../gateway.metrics';
+import { WarningLimiter } from '../warning-limiter';
 import type { ApiKeyVerifier } from './api-key-verifier';
 
 const CHALLENGE = { 'www-authenticate': 'Bearer' };
@@ -16,7 +16,7 @@ const CHALLENGE = { 'www-authenticate': 'Bearer' };
  * Answers the error itself and resolves false when the request must stop.
  */
 export class RequestAuthenticator {
-  private readonly redisWarning = new Throttle(10_000);
+  private readonly redisWarning = new WarningLimiter(10_000);
 
   constructor(
     private readonly keys: ApiKeyVerifier,
@@ -57,7 +57,7 @@ export class RequestAuthenticator {
   }
 
   private warnRedis(error: unknown): void {
-    if (this.redisWarning.ready()) this.logger.warn({ err: error }, 'Redis unavailable: keyed requests answered 503');
+    if (this.redisWarning.due()) this.logger.warn({ err: error }, 'Redis unavailable: keyed requests answered 503');
   }
 }
 

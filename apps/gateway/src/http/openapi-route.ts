@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { invalidKey, presentedKey } from '../auth/request-authenticator';
 import type { LoadedProject } from '../config-cache/loaded-project';
-import { Throttle } from '../throttle';
+import { WarningLimiter } from '../warning-limiter';
 import { answerPreflight, preflightMethod } from './cors';
 import { internalError, sendError } from './errors';
 import type { GatewayResponse } from './gateway-response';
@@ -45,7 +45,7 @@ export class OpenApiRoute {
   private readonly reading = new Map<string, Promise<HeldDocument | null>>();
   /** Per project, bumped when only its description changed (`descriptionChanged`): a read begun before is not kept. */
   private readonly generations = new Map<string, number>();
-  private readonly redisWarning = new Throttle(10_000);
+  private readonly redisWarning = new WarningLimiter(10_000);
 
   constructor(
     private readonly redis: OpenApiRedis,
@@ -147,7 +147,7 @@ export class OpenApiRoute {
   }
 
   private unavailable(res: GatewayResponse, error: unknown): void {
-    if (error !== null && this.redisWarning.ready()) this.logger.warn({ err: error }, 'API description could not be read from Redis');
+    if (error !== null && this.redisWarning.due()) this.logger.warn({ err: error }, 'API description could not be read from Redis');
     sendError(res, 'unavailable', 'The API description cannot be read right now; retry shortly', { 'retry-after': '1' });
   }
 }

@@ -148,7 +148,7 @@ export class FlowIsolation {
     if (project === undefined) {
       const { flowTimeoutMs, limits } = this.config;
       const memory = this.heap.account(projectId);
-      project = { memory, options: { deadlineMs: flowTimeoutMs, limits, scheduler: this.scheduler, memory } };
+      project = { memory, options: { timeoutMs: flowTimeoutMs, limits, scheduler: this.scheduler, memory } };
       this.projects.set(projectId, project);
     }
     return project;

@@ -70,20 +70,20 @@ describe('flow execution', () => {
   );
 
   it('stops between blocks once the deadline has passed', async () => {
-    const result = await runFlow(longFlow, { options: { deadlineMs: 0 } });
+    const result = await runFlow(longFlow, { options: { timeoutMs: 0 } });
     expect(result).toMatchObject({ type: 'error', status: 504, code: 'flow_timeout', message: 'The flow did not finish before its deadline.' });
     expect(result.type === 'error' && result.node_id).toMatch(/^s[1-7]$/);
   });
 
-  it('reads a deadline above 10^12 as an absolute timestamp', async () => {
+  it('stops at an absolute deadline (deadlineAt) as at a budget', async () => {
     const flow = longFlow;
-    await expect(runFlow(flow, { options: { deadlineMs: Date.now() - 1 } })).resolves.toMatchObject({ code: 'flow_timeout' });
-    await expect(runFlow(flow, { options: { deadlineMs: Date.now() + 60_000 } })).resolves.toMatchObject({ type: 'response' });
+    await expect(runFlow(flow, { options: { deadlineAt: Date.now() - 1 } })).resolves.toMatchObject({ code: 'flow_timeout' });
+    await expect(runFlow(flow, { options: { deadlineAt: Date.now() + 60_000 } })).resolves.toMatchObject({ type: 'response' });
   });
 
   it('times out a port call that outlives the deadline and aborts its signal', async () => {
     const { http, pending } = manualHttp();
-    const result = await runFlow(respondingFlow([call('slow', 'api')], {}), { ports: { http }, options: { deadlineMs: 20 } });
+    const result = await runFlow(respondingFlow([call('slow', 'api')], {}), { ports: { http }, options: { timeoutMs: 20 } });
     expect(result).toMatchObject({ type: 'error', status: 504, code: 'flow_timeout', node_id: 'slow' });
     expect(pending[0].signal.aborted).toBe(true);
   });

@@ -7,8 +7,6 @@ import { FIRST_SLICE_MS, type FlowRun } from '../runtime/flow-run';
 import type { FlowTracer } from '../runtime/flow-tracer';
 import type { PreparedFlow, Step } from './prepare-flow';
 
-/** Above this, `deadlineMs` is an absolute `Date.now()` timestamp rather than a budget. */
-const ABSOLUTE_DEADLINE_THRESHOLD = 1e12;
 
 /**
  * Runs a prepared flow. Never rejects: every failure becomes an error result. Blocks run in a
@@ -38,7 +36,7 @@ export function runFlow(flow: PreparedFlow, request: FlowRequest, ports: FlowPor
     run = flow.startRun(request, ports, {
       limits: options.limits ?? DEFAULT_FLOW_LIMITS,
       scheduler: options.scheduler ?? defaultScheduler(),
-      deadlineAt: deadlineAt(options.deadlineMs),
+      deadlineAt: deadlineAt(options),
       signal: options.signal,
       memory: options.memory,
     });
@@ -132,9 +130,10 @@ function failed(error: unknown, step: Step | null, tracer: FlowTracer | null): F
 let sharedScheduler: FairScheduler | null = null;
 const defaultScheduler = (): FlowScheduler => (sharedScheduler ??= new FairScheduler({ maxSliceMs: DEFAULT_FLOW_LIMITS.sliceMs }));
 
-function deadlineAt(deadlineMs: number | undefined): number {
-  if (deadlineMs === undefined || !Number.isFinite(deadlineMs)) return Infinity;
-  return deadlineMs > ABSOLUTE_DEADLINE_THRESHOLD ? deadlineMs : Date.now() + Math.max(0, deadlineMs);
+function deadlineAt({ timeoutMs, deadlineAt: at }: ExecuteOptions): number {
+  const fromBudget = timeoutMs === undefined || !Number.isFinite(timeoutMs) ? Infinity : Date.now() + Math.max(0, timeoutMs);
+  const absolute = at === undefined || !Number.isFinite(at) ? Infinity : at;
+  return Math.min(fromBudget, absolute);
 }
 
 /** Refusals of the table blocks' port that the caller can act on; an unknown table or column stays a flow error. */

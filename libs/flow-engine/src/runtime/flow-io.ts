@@ -24,11 +24,10 @@ export type FlowResult =
   | { type: 'error'; status: number; code: string; message: string; node_id: string | null };
 
 export interface ExecuteOptions {
-  /**
-   * Time budget in milliseconds from the call. A value above 10^12 is read as an absolute
-   * `Date.now()` timestamp instead, so both conventions work.
-   */
-  deadlineMs?: number;
+  /** Time budget in milliseconds from the call (→ `flow_timeout` when spent). */
+  timeoutMs?: number;
+  /** The same as an absolute `Date.now()` timestamp, for a caller whose clock started earlier; the earlier of the two wins. */
+  deadlineAt?: number;
   /** Cancels the run (e.g. the client went away); the result is then `unavailable`, 503. */
   signal?: AbortSignal;
   /** Default `DEFAULT_FLOW_LIMITS`. Pass one object for every run (it is not copied). */

@@ -4,6 +4,19 @@ import { FairTaskQueue } from './fair-task-queue';
 const NEVER = new AbortController().signal;
 const flush = () => new Promise((resolve) => setImmediate(resolve));
 
+/** Tasks a test left running: finished after it, so that no deadline of theirs fires during a later test file. */
+const leftRunning = new Map<string, () => void>();
+
+afterEach(async () => {
+  while (leftRunning.size > 0) {
+    for (const [task, finish] of leftRunning) {
+      leftRunning.delete(task);
+      finish();
+    }
+    await flush(); // a finished task hands its thread to a waiting one, which is then left running
+  }
+});
+
 /** A queue whose tasks finish when the test says so; `started` lists them in the order they got a thread. */
 function controlled(options: { threads?: number; maxQueuePerProject?: number; taskMs?: number } = {}) {
   const started: string[] = [];
@@ -15,8 +28,10 @@ function controlled(options: { threads?: number; maxQueuePerProject?: number; ta
       new Promise((resolve, reject) => {
         started.push(task);
         running();
-        finishers.set(task, () => resolve(task));
-        signal.addEventListener('abort', () => (stopped.push(task), reject(new Error('terminated'))), { once: true });
+        const done = () => (leftRunning.delete(task), resolve(task));
+        finishers.set(task, done);
+        leftRunning.set(task, done);
+        signal.addEventListener('abort', () => (leftRunning.delete(task), stopped.push(task), reject(new Error('terminated'))), { once: true });
       }),
   );
   const finish = async (task: string) => {

@@ -62,7 +62,8 @@ export class TestRunSandbox implements OnApplicationShutdown {
   /**
    * Runs one test flow on a thread; a thread that dies or overruns answers with a clear error.
    * The deadline counts from when the thread takes the run (it says so on `started`): starting
-   * a thread, or waiting for one, is not the flow's time.
+   * a thread, loading its code and adapters (before `started`), or waiting for one, is not the
+   * flow's time.
    */
   async run(job: TestRunJob): Promise<TestRunOutcome> {
     const abort = new AbortController();

@@ -18,23 +18,28 @@ let ports: TestRunPorts | undefined;
 // Its own scheduler: long test flows take turns, as on a gateway.
 const scheduler = new FairScheduler({ maxSliceMs: settings.flow.limits.sliceMs, defer: setImmediate });
 
-// The adapters load while the thread is idle, not during its first run: from TypeScript source
-// (development, tests) that takes seconds on a busy machine, which the run's deadline would pay.
-setImmediate(() => {
+/**
+ * Builds the ports and loads the adapters. From TypeScript source (development, tests) that takes
+ * seconds on a busy machine: it happens while the thread is idle, and at the latest before a run
+ * says `started`, so neither the flow's deadline nor the sandbox's pays for a cold thread.
+ */
+function warmUp(): TestRunPorts {
   ports ??= createTestRunPorts(settings);
   loadIntegrations();
-});
+  return ports;
+}
+setImmediate(warmUp);
 
 export default async function runTestFlow(job: TestRunJob): Promise<TestRunOutcome> {
+  const threadPorts = warmUp();
   job.started?.postMessage('started');
-  ports ??= createTestRunPorts(settings);
   const request = { ...job.request, query: new URLSearchParams(job.request.query) };
   const masker = SecretMasker.of(job.secrets.masked);
   const tracer = new TraceRecorder(masker);
-  const flowPorts = { ...ports.forProject(job.project, job.sendEmail), secrets: new Map(job.secrets.values) };
+  const flowPorts = { ...threadPorts.forProject(job.project, job.sendEmail), secrets: new Map(job.secrets.values) };
   const startedAt = performance.now();
   const result = await runFlow(prepareFlow(job.compiled as Parameters<typeof prepareFlow>[0]), request, flowPorts, {
-    deadlineMs: settings.flow.timeoutMs,
+    timeoutMs: settings.flow.timeoutMs,
     limits: settings.flow.limits,
     scheduler,
     tracer,

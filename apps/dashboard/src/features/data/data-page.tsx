@@ -3,7 +3,7 @@ import './data.css';
 import { Link } from 'react-router';
 import { useTables } from '../../api/tables';
 import type { DataTable } from '../../api/types';
-import { useCurrentProject } from '../../app/use-current-project';
+import { useCurrentProject } from '../../ui/use-current-project';
 import { RelativeTime } from '../../ui/relative-time';
 import { EmptyState, QueryState } from '../../ui/states';
 import { useDocumentTitle } from '../../ui/use-document-title';

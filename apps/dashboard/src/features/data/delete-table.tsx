@@ -4,7 +4,7 @@ import { type ApiError, isApiError } from '../../api/api-error';
 import { useEndpoints } from '../../api/endpoints';
 import { useDeleteTable } from '../../api/tables';
 import type { DataTable } from '../../api/types';
-import { useAnnounce } from '../../app/announcer';
+import { useAnnounce } from '../../ui/announcer';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { Field } from '../../ui/field';
 import { liveEndpointsUsing } from './tables-in-flows';

@@ -2,7 +2,7 @@ import { type FormEvent, useId, useState } from 'react';
 import { errorMessage } from '../../api/api-error';
 import { useUpdateTable } from '../../api/tables';
 import type { DataTable } from '../../api/types';
-import { useAnnounce } from '../../app/announcer';
+import { useAnnounce } from '../../ui/announcer';
 import { Dialog } from '../../ui/dialog';
 import { columnProblems, columnsPayload, type ColumnDraft, draftsOf } from './column-drafts';
 import { ColumnEditor } from './column-editor';

@@ -1,7 +1,7 @@
 import type { ChangeEvent } from 'react';
 import { errorMessage } from '../../api/api-error';
 import { useImportCsv } from '../../api/tables';
-import { useAnnounce } from '../../app/announcer';
+import { useAnnounce } from '../../ui/announcer';
 
 const count = new Intl.NumberFormat('en');
 

@@ -2,7 +2,7 @@ import { type FormEvent, useId, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { errorMessage, isApiError } from '../../api/api-error';
 import { useCreateTable } from '../../api/tables';
-import { useAnnounce } from '../../app/announcer';
+import { useAnnounce } from '../../ui/announcer';
 import { Dialog } from '../../ui/dialog';
 import { Field } from '../../ui/field';
 import { blankColumn, columnProblems, columnsPayload, type ColumnDraft, nameProblem } from './column-drafts';

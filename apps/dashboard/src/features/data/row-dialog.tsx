@@ -2,7 +2,7 @@ import { type FormEvent, useId, useState } from 'react';
 import { errorMessage } from '../../api/api-error';
 import { useSaveRow } from '../../api/tables';
 import type { DataTable, Row, TableColumn } from '../../api/types';
-import { useAnnounce } from '../../app/announcer';
+import { useAnnounce } from '../../ui/announcer';
 import { Dialog } from '../../ui/dialog';
 import { Field } from '../../ui/field';
 import { type RowForm, rowFormOf, rowValuesOf } from './row-values';

@@ -1,5 +1,5 @@
 import { apiDescriptionUrl, useApiDescription } from '../../api/api-description';
-import { useCurrentProject } from '../../app/use-current-project';
+import { useCurrentProject } from '../../ui/use-current-project';
 import { EmptyState, QueryState } from '../../ui/states';
 import { OperationCard } from './operation-card';
 import { operationsOf } from './operations';

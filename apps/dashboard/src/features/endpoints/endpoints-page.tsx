@@ -2,7 +2,7 @@ import { useNavigate } from 'react-router';
 import { errorMessage } from '../../api/api-error';
 import { useCreateEndpoint, useDeleteEndpoint, useEndpoints } from '../../api/endpoints';
 import type { Endpoint } from '../../api/types';
-import { useCurrentProject } from '../../app/use-current-project';
+import { useCurrentProject } from '../../ui/use-current-project';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { EmptyState, QueryState } from '../../ui/states';
 import { usePendingDelete } from '../../ui/use-pending-delete';

@@ -2,7 +2,7 @@ import { useRef, useState, type ChangeEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { ApiError, errorMessage } from '../../api/api-error';
 import { useImportEndpoint } from '../../api/endpoints';
-import { useAnnounce } from '../../app/announcer';
+import { useAnnounce } from '../../ui/announcer';
 
 /** `Import`: picks an exported endpoint file and creates a draft from it, then opens it in the Workshop. */
 export function ImportEndpoint({ projectId }: { projectId: string }) {

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useApiKeys, useDeleteApiKey } from '../../api/api-keys';
 import type { ApiKey, CreatedApiKey } from '../../api/types';
-import { useCurrentProject } from '../../app/use-current-project';
+import { useCurrentProject } from '../../ui/use-current-project';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { EmptyState, QueryState } from '../../ui/states';
 import { usePendingDelete } from '../../ui/use-pending-delete';

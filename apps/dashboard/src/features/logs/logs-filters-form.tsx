@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useEffectEvent, useState } from 'react';
 import { useDebounced } from '../../ui/use-debounced';
 import { ENVIRONMENTS, type Environment, type LogFilters, METHODS, RANGES, type RangeKey, STATUS_OPTIONS } from './log-filters';
 
@@ -6,10 +6,11 @@ import { ENVIRONMENTS, type Environment, type LogFilters, METHODS, RANGES, type 
 export function LogsFiltersForm({ filters, onChange }: { filters: LogFilters; onChange: (next: LogFilters) => void }) {
   const [endpoint, setEndpoint] = useState(filters.endpoint);
   const settled = useDebounced(endpoint, 400);
-  useEffect(() => {
-    if (settled.trim() !== filters.endpoint) onChange({ ...filters, endpoint: settled.trim() });
-    // Only a settled edit of the textbox is a change; `filters` changing alone is not.
-  }, [settled]);
+  // Only a settled edit of the textbox is a change; `filters` changing alone is not.
+  const settle = useEffectEvent((typed: string) => {
+    if (typed.trim() !== filters.endpoint) onChange({ ...filters, endpoint: typed.trim() });
+  });
+  useEffect(() => settle(settled), [settled]);
   useEffect(() => setEndpoint(filters.endpoint), [filters.endpoint]);
 
   return (

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import './logs.css';
 import { useSearchParams } from 'react-router';
 import type { LogEntry } from '../../api/types';
-import { useCurrentProject } from '../../app/use-current-project';
+import { useCurrentProject } from '../../ui/use-current-project';
 import { EmptyState, ErrorState, Loading } from '../../ui/states';
 import { useDocumentTitle } from '../../ui/use-document-title';
 import { filtersFrom, type LogFilters, searchOf } from './log-filters';

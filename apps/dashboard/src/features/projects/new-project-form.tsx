@@ -1,8 +1,8 @@
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useEffect, useEffectEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { errorMessage, isApiError } from '../../api/api-error';
 import { useCreateProject } from '../../api/projects';
-import { useAnnounce } from '../../app/announcer';
+import { useAnnounce } from '../../ui/announcer';
 import { Field } from '../../ui/field';
 import { useSubdomainCheck } from './use-subdomain-check';
 
@@ -45,10 +45,13 @@ export function NewProjectForm({ onCancel }: { onCancel: () => void }) {
     else if (!check.blocking) send();
   };
 
-  useEffect(() => {
-    if (!queued || check.checking) return;
+  // A submit queued while the subdomain was being checked goes out once the check is in.
+  const sendQueued = useEffectEvent(() => {
     setQueued(false);
     if (!check.blocking && name.trim()) send();
+  });
+  useEffect(() => {
+    if (queued && !check.checking) sendQueued();
   }, [queued, check.checking]);
 
   return (

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useDeleteProject } from '../../api/projects';
 import type { Project } from '../../api/types';
-import { useAnnounce } from '../../app/announcer';
+import { useAnnounce } from '../../ui/announcer';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { Field } from '../../ui/field';
 

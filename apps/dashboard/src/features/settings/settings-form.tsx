@@ -2,7 +2,7 @@ import { type FormEvent, useId, useState } from 'react';
 import { errorMessage } from '../../api/api-error';
 import { type IntegrationKind, useRemoveIntegration } from '../../api/integrations';
 import type { Integration, Project } from '../../api/types';
-import { useAnnounce } from '../../app/announcer';
+import { useAnnounce } from '../../ui/announcer';
 import { Field } from '../../ui/field';
 import { useSubdomainCheck } from '../projects/use-subdomain-check';
 import { IntegrationGroup } from './integration-group';

@@ -1,5 +1,5 @@
 import { useIntegrations } from '../../api/integrations';
-import { useCurrentProject } from '../../app/use-current-project';
+import { useCurrentProject } from '../../ui/use-current-project';
 import { QueryState } from '../../ui/states';
 import { DeleteProject } from './delete-project';
 import { SecretsGroup } from './secrets/secrets-group';

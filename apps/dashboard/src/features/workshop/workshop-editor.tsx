@@ -3,7 +3,7 @@ import '@xyflow/react/dist/style.css';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { errorMessage } from '../../api/api-error';
 import type { Endpoint } from '../../api/types';
-import { useWorkshopActions } from './actions/use-workshop-actions';
+import { useWorkshopCommands } from './commands/use-workshop-commands';
 import { FlowCanvas } from './canvas/flow-canvas';
 import { ProblemsPanel } from './diagnostics/problems-panel';
 import { useLiveDiagnostics } from './diagnostics/use-live-diagnostics';
@@ -41,13 +41,14 @@ function EditorLayout({ endpoint }: { endpoint: Endpoint }) {
     if (replay.form) setTestOpen(true);
   }, [replay.form]);
   const { getNodes, fitView } = useReactFlow();
-  const actions = useWorkshopActions(endpoint.project_id, endpoint.id);
+  const commands = useWorkshopCommands(endpoint.project_id, endpoint.id);
   const dirty = useWorkshop(isDirty);
   const blocker = useLeaveGuard(dirty);
   const flowContext = useProjectFlowContext(endpoint.project_id);
   useLiveDiagnostics(flowContext);
 
-  const handlers = useMemo(() => ({ save: () => void actions.save(), deploy: () => void actions.deploy() }), [actions.save, actions.deploy]);
+  const { save, deploy } = commands;
+  const handlers = useMemo(() => ({ save: () => void save(), deploy: () => void deploy() }), [save, deploy]);
   useWorkshopShortcuts(store, handlers, search);
 
   const tidy = useCallback(async () => {
@@ -62,12 +63,12 @@ function EditorLayout({ endpoint }: { endpoint: Endpoint }) {
     <div className="workshop">
       <WorkshopToolbar
         endpoint={endpoint}
-        busy={actions.busy}
+        busy={commands.busy}
         testOpen={testOpen}
         onSave={handlers.save}
         onDeploy={handlers.deploy}
         onTidy={() => void tidy()}
-        onRollback={(version) => void actions.rollback(version)}
+        onRollback={(version) => void commands.rollback(version)}
         onToggleTest={() => setTestOpen(!testOpen)}
       />
       {replay.error ? (
@@ -75,9 +76,9 @@ function EditorLayout({ endpoint }: { endpoint: Endpoint }) {
           The logged request could not be opened: {errorMessage(replay.error)}
         </p>
       ) : null}
-      {actions.failure && (
+      {commands.failure && (
         <p className="ws-failure" role="alert">
-          {actions.failure}
+          {commands.failure}
         </p>
       )}
       <div className="ws-main">

@@ -110,7 +110,7 @@ describe('Send External Request block', () => {
 
   it('passes a signal that fires at the flow deadline, and the flow then times out', async () => {
     const http = fakeHttp(() => new Promise<OutboundResponse>(() => undefined));
-    const result = await runFlow(respondingFlow([call()], {}), { ports: { http }, options: { deadlineMs: 30 } });
+    const result = await runFlow(respondingFlow([call()], {}), { ports: { http }, options: { timeoutMs: 30 } });
     expect(result).toEqual({ type: 'error', status: 504, code: 'flow_timeout', message: 'The flow did not finish before its deadline.', node_id: 'call' });
     expect(http.signals[0].aborted).toBe(true);
   });

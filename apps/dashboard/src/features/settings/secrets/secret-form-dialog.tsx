@@ -2,7 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { errorMessage, isApiError } from '../../../api/api-error';
 import { usePutSecret } from '../../../api/secrets';
 import type { Secret } from '../../../api/types';
-import { useAnnounce } from '../../../app/announcer';
+import { useAnnounce } from '../../../ui/announcer';
 import { Dialog } from '../../../ui/dialog';
 import { Field } from '../../../ui/field';
 

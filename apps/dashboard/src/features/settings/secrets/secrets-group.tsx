@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useDeleteSecret, useSecrets } from '../../../api/secrets';
 import type { Secret } from '../../../api/types';
-import { useAnnounce } from '../../../app/announcer';
+import { useAnnounce } from '../../../ui/announcer';
 import { ConfirmDialog } from '../../../ui/confirm-dialog';
 import { EmptyState, QueryState } from '../../../ui/states';
 import { SecretFormDialog } from './secret-form-dialog';

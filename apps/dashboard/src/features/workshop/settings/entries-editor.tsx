@@ -1,5 +1,5 @@
 import type { JsonValue } from '@flowgate/flow-engine';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useEffectEvent, useId, useState } from 'react';
 import { atField } from '../diagnostics/diagnostic-lookup';
 import { formatJson, fromEntries, parseJson, toEntries, type Entry } from '../model/json-entries';
 import type { StructuredFieldProps } from './field-control';
@@ -20,15 +20,16 @@ export function EntriesEditor({ field, nodeId, value, onChange, diagnostics, sug
   const jsonId = useId();
 
   // Undo, redo or the other side changed the body: show it, unless it is what is being typed.
-  useEffect(() => {
-    if (!sameBody(fromEntries(rows), value)) setRows(toEntries(value) ?? []);
+  // Only an outside change of the body re-syncs; local typing is already in step.
+  const showBody = useEffectEvent((body: typeof value) => {
+    if (!sameBody(fromEntries(rows), body)) setRows(toEntries(body) ?? []);
     const typed = parseJson(jsonText);
-    if (!typed.ok || !sameBody(typed.value, value)) {
-      setJsonText(formatJson(value));
+    if (!typed.ok || !sameBody(typed.value, body)) {
+      setJsonText(formatJson(body));
       setJsonError(null);
     }
-    // Only an outside change of the body re-syncs; local typing is already in step.
-  }, [value]);
+  });
+  useEffect(() => showBody(value), [value]);
 
   const editRows = (next: Entry[]) => {
     setRows(next);

@@ -3,7 +3,7 @@ import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { Compartment, EditorState } from '@codemirror/state';
 import { EditorView, keymap, placeholder as placeholderText, tooltips } from '@codemirror/view';
 import type { ReferenceSuggestion } from '@flowgate/flow-engine';
-import { useEffect, useRef } from 'react';
+import { useEffect, useEffectEvent, useRef } from 'react';
 import type { ControlProps } from './field-shell';
 import { referenceCompletion } from './reference-completion';
 
@@ -41,11 +41,14 @@ export function TemplateInput({ control, value, onChange, suggestions, placehold
   const attributes = useRef(new Compartment());
   const syncing = useRef(false);
 
+  // The editor is created once, with the value and placeholder of that moment; the value and the attributes follow through the effects below.
+  const initial = useEffectEvent(() => ({ doc: value, hint: placeholder }));
   useEffect(() => {
+    const { doc, hint } = initial();
     const editor = new EditorView({
       parent: host.current as HTMLDivElement,
       state: EditorState.create({
-        doc: value,
+        doc,
         extensions: [
           history(),
           closeBrackets(),
@@ -53,7 +56,7 @@ export function TemplateInput({ control, value, onChange, suggestions, placehold
           insidePanel,
           autocompletion({ override: [referenceCompletion(() => latest.current.suggestions())], icons: false }),
           keymap.of([...completionKeymap, ...defaultKeymap, ...historyKeymap]),
-          placeholder ? placeholderText(placeholder) : [],
+          hint ? placeholderText(hint) : [],
           attributes.current.of([]),
           theme,
           EditorView.updateListener.of((update) => {
@@ -64,7 +67,6 @@ export function TemplateInput({ control, value, onChange, suggestions, placehold
     });
     view.current = editor;
     return () => editor.destroy();
-    // Created once; the value and the attributes follow through the effects below.
   }, []);
 
   useEffect(() => {

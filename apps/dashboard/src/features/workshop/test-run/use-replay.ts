@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { SettingsDraft } from '../model/workshop-document';
 import { replayForm, type TestRequestForm } from './test-request';
@@ -12,7 +12,10 @@ export function useReplay(projectId: string, settings: SettingsDraft): { logId: 
   const [params] = useSearchParams();
   const logId = params.get('replay');
   const log = useReplayedLog(projectId, logId);
-  // Built once per log: later edits of the settings do not reset what the user typed.
-  const form = useMemo(() => (log.data ? replayForm(settings, log.data) : null), [log.data]);
-  return { logId, form, error: log.error };
+  // Built once per log (with the settings of that moment): later edits of the settings do not
+  // reset what the user typed. State adjusted while rendering, as React documents for values
+  // derived from a previous render.
+  const [built, setBuilt] = useState<{ log: typeof log.data; form: TestRequestForm | null }>({ log: undefined, form: null });
+  if (built.log !== log.data) setBuilt({ log: log.data, form: log.data ? replayForm(settings, log.data) : null });
+  return { logId, form: built.form, error: log.error };
 }

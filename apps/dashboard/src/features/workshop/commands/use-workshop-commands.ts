@@ -1,14 +1,17 @@
 import { useCallback, useState } from 'react';
 import { errorMessage } from '../../../api/api-error';
 import { useDeployEndpoint, useRollback, useSaveEndpoint } from '../../../api/endpoint-deploys';
-import { useAnnounce } from '../../../app/announcer';
+import { useAnnounce } from '../../../ui/announcer';
 import { saveBody } from '../model/endpoint-doc';
 import { isDirty } from '../store/workshop-store';
 import { useWorkshopStore } from '../store/workshop-context';
 import { problemsFromError } from './server-problems';
 
-/** Save, Deploy (saving first) and roll back, with their outcome announced or listed in Problems. */
-export function useWorkshopActions(projectId: string, endpointId: string) {
+/**
+ * The endpoint commands — Save, Deploy (saving first) and roll back — with their outcome announced
+ * or listed in Problems. ("Actions" are the blocks of the pool, features/workshop/pool/.)
+ */
+export function useWorkshopCommands(projectId: string, endpointId: string) {
   const store = useWorkshopStore();
   const announce = useAnnounce();
   const saveMutation = useSaveEndpoint(projectId, endpointId);

@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { useDocumentTitle } from '../ui/use-document-title';
+import { useDocumentTitle } from './use-document-title';
 
 /** Unknown routes and projects of other accounts: a page that says so, with a way home. */
 export function NotFoundPage({ what = 'page' }: { what?: string }) {

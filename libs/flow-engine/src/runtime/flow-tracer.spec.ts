@@ -1,5 +1,5 @@
-import type { FlowTracer, SkipReason, TracedBlock } from '../runtime/flow-tracer';
-import type { FlowResult } from '../runtime/flow-io';
+import type { FlowTracer, SkipReason, TracedBlock } from './flow-tracer';
+import type { FlowResult } from './flow-io';
 import { graphFlow, linearFlow, request, runFlow } from '../testing/flow-fixtures';
 
 type Entry = { id: string; type: string; status: 'running' | 'ok' | 'error'; stored?: unknown; branch?: boolean | null; skipped?: SkipReason | null; error?: string };

@@ -1,7 +1,7 @@
 import { runRegexTask } from '../blocks/match_regex/match-regex.block';
 import type { RegexPort, RegexTask } from '../ports';
-import { FairScheduler, type FlowScheduler } from '../runtime/fair-scheduler';
-import { DEFAULT_FLOW_LIMITS, type FlowLimits } from '../runtime/flow-limits';
+import { FairScheduler, type FlowScheduler } from './fair-scheduler';
+import { DEFAULT_FLOW_LIMITS, type FlowLimits } from './flow-limits';
 import type { BlockSpec } from '../testing/flow-fixtures';
 import { linearFlow, request, respondingFlow, runFlow } from '../testing/flow-fixtures';
 
@@ -234,7 +234,7 @@ describe('flow limits: time on the event loop', () => {
 
   it('keeps the deadline while a run waits for its next slice', async () => {
     const never: FlowScheduler = { turn: () => new Promise(() => undefined), sliceEnded: () => undefined };
-    const result = await runFlow(longFlow, { request: longRequest(), options: { scheduler: never, deadlineMs: 50 } });
+    const result = await runFlow(longFlow, { request: longRequest(), options: { scheduler: never, timeoutMs: 50 } });
     expect(result).toMatchObject({ type: 'error', status: 504, code: 'flow_timeout' });
   });
 
