@@ -45,9 +45,12 @@ test('the hello flow built through the UI is deployed and answers through the ga
   await page.getByRole('button', { name: 'Deploy' }).click();
   const tag = page.getByRole('status').filter({ hasText: /^Live$/ });
   await tag.waitFor();
-  const liveUrl = await textOf(page.getByRole('link', { name: /\/hello$/ }));
-  expect(liveUrl).toBe(`http://${subdomain}.localhost:${stack.gatewayPort}/hello`);
+  // The live URL and, beside it, the preview URL (the links are named by their address).
+  const liveUrl = `http://${subdomain}.localhost:${stack.gatewayPort}/hello`;
+  expect(await textOf(page.getByRole('link', { name: liveUrl, exact: true }))).toBe(liveUrl);
   await page.getByRole('button', { name: 'Copy URL' }).waitFor();
+  await page.getByRole('link', { name: `http://${subdomain}--preview.localhost:${stack.gatewayPort}/hello`, exact: true }).waitFor();
+  await page.getByRole('button', { name: 'Copy preview URL' }).waitFor();
 
   const host = `${subdomain}.localhost:${stack.gatewayPort}`;
   const answer = await request(`${stack.gatewayUrl}/hello?name=Ada`, { host });
