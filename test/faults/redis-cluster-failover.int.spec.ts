@@ -1,13 +1,26 @@
 // Fault drill: a Redis Cluster loses a master, then a whole shard, under keyed traffic
 // through two gateway processes. The drill runs its own 3-master + 3-replica cluster
 // (scripts/lib/redis-cluster.js), so the shared Redis other tests use is never touched; the
-// control plane (in process) publishes into it as in production.
+// control plane (in process) publishes into it as in production. It has a database of its own:
+// the reconciler compares every project in PostgreSQL with the cluster, and projects that other
+// suites create meanwhile (published to their own Redis) would look lost to it.
 import { projectKey, rateLimitKey } from '@flowgate/contracts';
+import { migrate } from '@flowgate/db';
 import { sha256Hex, type RedisClient } from '@flowgate/platform';
 import { PublicationReconciler } from '../../apps/control-plane/src/publication/publication.reconciler';
 import { endpointBody } from '../../apps/control-plane/src/testing/flows';
 import { startTestApp, type TestAccount, type TestApp } from '../../apps/control-plane/src/testing/test-app';
-import { call, type GatewayProcess, type RedisBackend, sleep, spawnGateway, startRedisBackend, waitUntil } from '@flowgate/testing';
+import {
+  call,
+  createThrowawayDatabase,
+  type GatewayProcess,
+  type RedisBackend,
+  sleep,
+  spawnGateway,
+  startRedisBackend,
+  type ThrowawayDatabase,
+  waitUntil,
+} from '@flowgate/testing';
 import { KeyedLoad } from './support/keyed-load';
 
 jest.setTimeout(240_000);
@@ -16,6 +29,7 @@ const LIMIT = 30;
 
 describe('fault drill: Redis Cluster failover and a lost shard under keyed traffic', () => {
   let backend: RedisBackend;
+  let database: ThrowawayDatabase;
   let redis: RedisClient;
   let t: TestApp;
   let owner: TestAccount;
@@ -33,7 +47,9 @@ describe('fault drill: Redis Cluster failover and a lost shard under keyed traff
   beforeAll(async () => {
     backend = await startRedisBackend('Redis Cluster');
     redis = backend.client();
-    t = await startTestApp((config) => ({ ...config, redisClusterNodes: backend.target.clusterNodes }));
+    database = await createThrowawayDatabase('flowgate_cluster_drill');
+    await migrate(database.url, { quiet: true });
+    t = await startTestApp((config) => ({ ...config, databaseUrl: database.url, redisClusterNodes: backend.target.clusterNodes }));
     owner = await t.signup();
     project = await t.createProject(owner);
     host = `${project.subdomain}.localhost:8080`;
@@ -49,6 +65,7 @@ describe('fault drill: Redis Cluster failover and a lost shard under keyed traff
     await t?.close();
     redis?.disconnect();
     await backend?.stop();
+    await database?.drop();
   });
 
   it('kill -9 of the master of a key’s slot: 503 meanwhile, the replica takes over, no excess over the limit, no deleted key back', async () => {
