@@ -87,6 +87,8 @@ test('a session ended elsewhere sends the user to sign in at the next request, t
   await page.goto('/login');
   await signin();
   await page.waitForURL('**/projects');
+  // The page has loaded what it shows (a user acts on a loaded page): the session ends after that.
+  await page.getByText('No projects yet').waitFor();
 
   // Revoke the browser's session on the server (as signing out in another tab would).
   const cookie = (await context.cookies()).find((c) => c.name === 'fg_session');
