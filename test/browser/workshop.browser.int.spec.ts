@@ -243,6 +243,8 @@ test('Versions lists what was deployed, shows what the draft changes, and rolls 
   await settings(page).getByRole('textbox', { name: 'JSON Response' }).fill('{"v": 2}');
   await page.getByRole('status').filter({ hasText: 'Live · changes not deployed' }).waitFor();
   await page.keyboard.press('ControlOrMeta+Enter');
+  // Deploy saves first; the tag reads Live once the saved draft is deployed, which the announcement confirms.
+  await page.getByRole('status').filter({ hasText: 'Deployed: version 2 is live' }).waitFor();
   await page.getByRole('status').filter({ hasText: /^Live$/ }).waitFor();
   expect((await request(`${stack.gatewayUrl}/v`, { host })).body).toEqual({ v: 2 });
 
