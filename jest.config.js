@@ -16,6 +16,7 @@ const shared = {
   transform: { '^.+\\.(t|j)sx?$': ['@swc/jest', { ...swcrc, sourceMaps: 'inline', swcrc: false }] },
   moduleNameMapper: {
     '^@flowgate/(flow-engine|contracts|db|platform|integrations|data-tables|testing)$': '<rootDir>/libs/$1/src/index.ts',
+    '^@flowgate/platform/kafkajs$': '<rootDir>/libs/platform/src/kafkajs-idle-loop.ts',
     '^@flowgate/integrations/flow-ports$': '<rootDir>/libs/integrations/src/flow-ports/index.ts',
     // A page's own stylesheet (import './x.css') means nothing to jsdom.
     '\\.css$': '<rootDir>/apps/dashboard/src/testing/style-stub.ts',

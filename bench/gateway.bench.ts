@@ -35,6 +35,7 @@ import { freshnessKey } from '@flowgate/contracts';
 import { SecretBox } from '@flowgate/platform';
 import { Redis } from 'ioredis';
 import { type AppProcess, type Block, freePort, publishedRoute, startProcess, TestPublisher, waitReady } from '@flowgate/testing';
+import { ensureServices } from '../scripts/lib/services';
 import { startBenchCluster, type BenchCluster } from './gateway/cluster';
 import { load, type LoadResult } from './gateway/load';
 import { startNodeRed } from './gateway/node-red';
@@ -120,9 +121,6 @@ async function measure(target: Target, accounting: Accounting): Promise<Measured
 }
 
 async function main(): Promise<void> {
-  const { ensureServices } = require(path.join(ROOT, 'scripts/lib/services')) as {
-    ensureServices(options: { redis: boolean; kafka: boolean; quiet?: boolean }): Promise<unknown>;
-  };
   await ensureServices({ redis: true, kafka: true, quiet: true });
   const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
   const redis = new Redis(redisUrl);

@@ -170,6 +170,21 @@ async function drain(logIngestPort: string, from: number, count: number): Promis
   }
 }
 
+/**
+ * The project's rows once they stop growing (two counts 1 s apart agree): the requests still in
+ * flight when a load stopped are answered and logged too, but not counted in its total, and
+ * log-ingest may hold them up to LOG_INGEST_MAX_WAIT_MS for a fuller fetch.
+ */
+async function settledRows(pool: Pool, projectId: string): Promise<{ rows: number; distinct: number }> {
+  let last = await projectRows(pool, projectId);
+  for (;;) {
+    await sleep(1000);
+    const now = await projectRows(pool, projectId);
+    if (now.rows === last.rows) return now;
+    last = now;
+  }
+}
+
 async function projectRows(pool: Pool, projectId: string): Promise<{ rows: number; distinct: number }> {
   const { rows } = await pool.query<{ rows: string; distinct: string }>(
     'SELECT count(*) AS rows, count(DISTINCT id) AS distinct FROM request_logs WHERE project_id = $1',
@@ -241,7 +256,7 @@ async function measureStack(
   const warmFrom = await rowsInserted(logIngestPort);
   const warm = await run(target, WARMUP_SECONDS, RATE);
   await drain(logIngestPort, warmFrom, warm.total);
-  const rowsBefore = await projectRows(pool, project.id);
+  const rowsBefore = await settledRows(pool, project.id);
   const from = await rowsInserted(logIngestPort);
   let drainSeconds = 0;
   const { cpu, threads, seconds, result } = await measureCpu(pids, pool, async () => {

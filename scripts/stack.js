@@ -6,7 +6,7 @@
 // (`node scripts/stack.js up control-plane gateway`).
 //
 // Before the apps: npm dependencies, the Prisma client, PostgreSQL/Redis/Kafka (started or
-// installed when missing, see lib/services.js), the database migrations.
+// installed when missing, see lib/services/), the database migrations.
 'use strict';
 
 const { spawnSync } = require('node:child_process');

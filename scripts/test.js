@@ -2,7 +2,8 @@
 // `npm test`: every check, in stages, stopping at the first that fails —
 // prepare (npm dependencies, Prisma client), services (PostgreSQL, Redis, Kafka started or
 // installed when missing), lint (Nx graph + ESLint with the module boundaries), typecheck
-// (backend and dashboard), jest (the three tiers of jest.config.js: unit, dashboard, integration).
+// (backend, dashboard, browser tests, typed scripts), jest (the three tiers of jest.config.js:
+// unit, dashboard, integration).
 // Arguments after `--` go to Jest: `npm test -- libs/contracts`. `npm run test:unit` is the fast
 // loop: the unit and dashboard tiers alone, no service started.
 'use strict';
@@ -57,11 +58,13 @@ stage('lint: Nx project graph and ESLint (module boundaries included)', () => {
   exec('eslint', ['.', '--max-warnings=0']);
 });
 
-stage('typecheck: backend and libs, dashboard, browser tests', () => {
+stage('typecheck: backend and libs, dashboard, browser tests, typed scripts', () => {
   exec('tsc', ['-p', 'tsconfig.json', '--noEmit']);
   exec('tsc', ['-p', 'apps/dashboard/tsconfig.json', '--noEmit']);
   // Browser tests run code in the page (page.evaluate): they need the DOM's types, the backend must not see them.
   exec('tsc', ['-p', 'test/browser/tsconfig.json', '--noEmit']);
+  // The scripts' JavaScript under `// @ts-check` (JSDoc types; scripts/lib/services against its index.d.ts).
+  exec('tsc', ['-p', 'tsconfig.scripts.json']);
 });
 
 const jestResults = path.join(root, '.cache', 'jest-results.json');

@@ -1,3 +1,4 @@
+// @ts-check
 // Is a recorded pid still the process we started? `kill(pid, 0)` alone says yes for a zombie
 // (a killed child nobody reaped yet: where PID 1 does not reap orphans, a `kill -9`-ed gateway
 // stays one until the machine restarts) and for an unrelated process that reused the pid.
@@ -7,7 +8,11 @@
 
 const fs = require('node:fs');
 
-/** The fields of /proc/<pid>/stat after the command name (which may hold spaces and parentheses). */
+/**
+ * The fields of /proc/<pid>/stat after the command name (which may hold spaces and parentheses).
+ * @param {number} pid
+ * @returns {string[] | null}
+ */
 function statFields(pid) {
   let stat;
   try {
@@ -20,12 +25,15 @@ function statFields(pid) {
 
 const hasProc = () => fs.existsSync('/proc/self/stat');
 
-/** True when `pid` runs (a zombie or a dead process does not). */
+/**
+ * True when `pid` runs (a zombie or a dead process does not).
+ * @param {number} pid
+ */
 function isAlive(pid) {
   try {
     process.kill(pid, 0);
   } catch (error) {
-    if (error.code !== 'EPERM') return false;
+    if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'EPERM') return false;
   }
   if (!hasProc()) return true;
   const fields = statFields(pid);
@@ -33,13 +41,21 @@ function isAlive(pid) {
   return fields !== null && fields[0] !== 'Z' && fields[0] !== 'X';
 }
 
-/** When `pid` started, in clock ticks since boot (/proc/<pid>/stat field 22); null off Linux or when gone. */
+/**
+ * When `pid` started, in clock ticks since boot (/proc/<pid>/stat field 22); null off Linux or when gone.
+ * @param {number} pid
+ * @returns {string | null}
+ */
 function startTimeOf(pid) {
   const fields = statFields(pid);
   return fields === null ? null : (fields[19] ?? null);
 }
 
-/** True when `pid` runs and, if `startTime` was recorded, is still the process that started then. */
+/**
+ * True when `pid` runs and, if `startTime` was recorded, is still the process that started then.
+ * @param {number} pid
+ * @param {string | null} [startTime]
+ */
 function isSameProcess(pid, startTime) {
   if (!isAlive(pid)) return false;
   if (!startTime || !hasProc()) return true;

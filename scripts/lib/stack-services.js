@@ -31,7 +31,8 @@ function stackServices(env) {
     backend(env, 'control-plane', env.CONTROL_PLANE_PORT, '/readyz', [], { CONTROL_PLANE_INTERNAL_PORT: env.CONTROL_PLANE_INTERNAL_PORT }),
     // A small young generation: see "Deployment notes" in docs/gateway.md.
     backend(env, 'gateway', env.GATEWAY_PORT, '/_readyz', ['--max-semi-space-size=4', '--single-threaded-gc']),
-    backend(env, 'log-ingest', env.LOG_INGEST_PORT, '/readyz'),
+    // GC on the main thread, large young generation: see "Node flags" in docs/log-pipeline.md.
+    backend(env, 'log-ingest', env.LOG_INGEST_PORT, '/readyz', ['--single-threaded-gc', '--max-semi-space-size=32']),
     backend(env, 'worker', env.WORKER_PORT, '/readyz'),
     {
       name: 'dashboard',

@@ -151,8 +151,8 @@ describe('fault drill: Redis Cluster failover and a lost shard under keyed traff
     expect(await statuses('/public')).toEqual([200, 200]);
 
     const master = cluster.masterOf(projectKey(project.id))!;
-    const replicas = cluster.replicasOf(master);
-    await waitUntil('the replica to be in sync', () => replicas.length > 0, (ready) => ready, { timeoutMs: 30_000 });
+    // The old master of the previous test rejoins as a replica some time after the cluster is healthy again.
+    const replicas = await waitUntil('the master to have a replica again', async () => cluster.replicasOf(master), (ports) => ports.length > 0, { timeoutMs: 30_000 });
     for (const port of [master, ...replicas]) await cluster.kill(port);
     for (const port of [master, ...replicas]) await cluster.restart(port);
     await cluster.waitHealthy(60_000);

@@ -29,6 +29,7 @@ import { Redis } from 'ioredis';
 import { type AppProcess, type Block, freePort, publishedRoute, respond, startProcess, TestPublisher, waitReady } from '@flowgate/testing';
 import { load, type LoadResult } from '../../bench/gateway/load';
 import { get } from '../../bench/gateway/processes';
+import { ensureServices } from '../../scripts/lib/services';
 import type { NoiseConfig, NoiseLane, NoiseMessage } from './noise';
 import { heapHighWater, sequentialProbe, type SequentialResult } from './sequential-probe';
 import { testRunAbuse } from './test-run-abuse';
@@ -154,9 +155,6 @@ function startNoise(config: NoiseConfig): { ready: Promise<void>; stop(): Promis
 const isClear = (lane: string, outcome: string): boolean => !/internal_error|not_json|no_code|^0 /.test(outcome) && (lane.startsWith('too-large') || !/^connection/.test(outcome));
 
 async function main(): Promise<void> {
-  const { ensureServices } = require(path.join(ROOT, 'scripts/lib/services')) as {
-    ensureServices(options: { redis: boolean; kafka: boolean; quiet?: boolean }): Promise<unknown>;
-  };
   await ensureServices({ redis: true, kafka: true, quiet: true });
   const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
   const publisher = new TestPublisher(redis);

@@ -3,12 +3,14 @@
  * abusive flows (issue 20: a regex huge to run, values adding up to hundreds of MB, a regex
  * holding the heavy-work pool) as fast as its test-run limit lets it, while another account's
  * `GET /v1/projects` is probed one request at a time. A control plane of the compiled build,
- * on ports of its own.
+ * on ports and a database of its own (created, migrated and dropped here: the drill needs no
+ * `npm run db:migrate` first).
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { type Block, linearFlow, respond } from '@flowgate/testing';
-import { type AppProcess, freePort, startProcess, waitReady } from '@flowgate/testing';
+import { type AppProcess, createThrowawayDatabase, freePort, startProcess, waitReady } from '@flowgate/testing';
+import { migrate } from '@flowgate/db';
 import { heapHighWater, sequentialProbe, type SequentialResult } from './sequential-probe';
 
 export interface TestRunAbuseResult {
@@ -64,10 +66,12 @@ async function account(base: string, name: string): Promise<{ token: string; pro
 
 export async function testRunAbuse(root: string, env: NodeJS.ProcessEnv, nodeFlags: string[], seconds: number): Promise<TestRunAbuseResult> {
   const port = await freePort();
+  const database = await createThrowawayDatabase('flowgate_noisy_drill', env.DATABASE_URL);
+  await migrate(database.url, { quiet: true });
   const controlPlane: AppProcess = startProcess(
     'control-plane',
     [...nodeFlags, path.join(root, 'dist/apps/control-plane/src/main.js')],
-    { ...env, CONTROL_PLANE_PORT: String(port), CONTROL_PLANE_INTERNAL_PORT: String(await freePort()), LOG_LEVEL: 'warn', SIGNUP_PER_ADDRESS_PER_HOUR: '1000' },
+    { ...env, DATABASE_URL: database.url, CONTROL_PLANE_PORT: String(port), CONTROL_PLANE_INTERNAL_PORT: String(await freePort()), LOG_LEVEL: 'warn', SIGNUP_PER_ADDRESS_PER_HOUR: '1000' },
     root,
   );
   try {
@@ -104,5 +108,6 @@ export async function testRunAbuse(root: string, env: NodeJS.ProcessEnv, nodeFla
     return { quiet: quietRun, noisy: noisyRun, heapHighWaterMb: heap.stop(), crashed: controlPlane.child.exitCode !== null || controlPlane.child.signalCode !== null, answers };
   } finally {
     await controlPlane.stop();
+    await database.drop();
   }
 }

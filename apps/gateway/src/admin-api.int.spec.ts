@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import type { Gateway } from './gateway';
-import { startGateway } from './testing/gateway-harness';
+import { adminCreateKeyThrough, startGateway } from './testing/gateway-harness';
 import { call, publishedRoute, respond, type TestKey, TestPublisher } from '@flowgate/testing';
 
 interface Received {
@@ -193,19 +193,11 @@ describe('gateway: admin key API relayed to the control plane', () => {
   });
 
   it('answers 503 when the control plane refuses the service token (misconfiguration, not the caller’s fault)', async () => {
-    const misconfigured = await startGateway({
-      CONTROL_PLANE_INTERNAL_URL: `http://127.0.0.1:${(controlPlane.server.address() as AddressInfo).port}`,
-      FLOWGATE_SERVICE_TOKEN: 'a-different-service-token',
-    });
-    try {
-      const created = await call(misconfigured.url, host, '/admin/api-keys', {
-        method: 'POST',
-        key: admin.key,
-        body: JSON.stringify({ name: 'x' }),
-      });
-      expect([created.status, (created.json as { code: string }).code]).toEqual([503, 'unavailable']);
-    } finally {
-      await misconfigured.close();
-    }
+    const created = await adminCreateKeyThrough(
+      { CONTROL_PLANE_INTERNAL_URL: `http://127.0.0.1:${(controlPlane.server.address() as AddressInfo).port}`, FLOWGATE_SERVICE_TOKEN: 'a-different-service-token' },
+      host,
+      admin.key,
+    );
+    expect([created.status, (created.json as { code: string }).code]).toEqual([503, 'unavailable']);
   });
 });

@@ -123,6 +123,33 @@ describe('gateway: API keys, permissions and rate limits (real Redis)', () => {
     expect(metrics.text).toMatch(/flowgate_gateway_rate_limited_total [1-9]/);
   });
 
+  it('decides a concurrent burst of several keys exactly, each key against its own limit', async () => {
+    // Requests of one loop turn are checked in one script call (api-key-verifier.ts): the
+    // answers must be those of one call per request, in any order.
+    const five = await publisher.createKey(open.id, { ratelimit_min: 5 });
+    const three = await publisher.createKey(open.id, { ratelimit_min: 3 });
+    const burst = await Promise.all(
+      Array.from({ length: 36 }, (_, i) => {
+        if (i % 3 === 0) return get(open, '/members', five.key).then((res) => ({ key: 'five', res }));
+        if (i % 3 === 1) return get(open, '/members', three.key).then((res) => ({ key: 'three', res }));
+        // Forbidden (a user key on an admin endpoint): answered 403 and not counted.
+        return get(open, '/staff', three.key).then((res) => ({ key: 'staff', res }));
+      }),
+    );
+    const answers = (key: string) => burst.filter((sent) => sent.key === key).map((sent) => sent.res);
+    const accepted = (key: string) => answers(key).filter((res) => res.status === 200);
+    expect(accepted('five')).toHaveLength(5);
+    expect(accepted('three')).toHaveLength(3);
+    expect(answers('five').filter((res) => res.status === 429)).toHaveLength(7);
+    expect(answers('three').filter((res) => res.status === 429)).toHaveLength(9);
+    expect(answers('staff').map((res) => res.status)).toEqual(Array(12).fill(403));
+    const remaining = (key: string) => accepted(key).map((res) => Number(res.headers['ratelimit-remaining'])).sort();
+    expect(remaining('five')).toEqual([0, 1, 2, 3, 4]);
+    expect(remaining('three')).toEqual([0, 1, 2]);
+    expect(await redis.llen(rateLimitKey(open.id, five.hash))).toBe(5);
+    expect(await redis.llen(rateLimitKey(open.id, three.hash))).toBe(3);
+  });
+
   it('slides: requests older than 60 s free their slots, younger ones still count', async () => {
     const key = await publisher.createKey(open.id, { ratelimit_min: 3 });
     const [seconds] = await redis.time();

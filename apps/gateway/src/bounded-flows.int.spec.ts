@@ -3,11 +3,10 @@
  * reproductions answer with a clear error, and a long flow lets another project's request
  * through while it runs. No timing thresholds: what is asserted is order and answers.
  */
-import type { PublishedProject } from '@flowgate/contracts';
-import { Redis } from 'ioredis';
 import type { Gateway } from './gateway';
 import { startGateway } from './testing/gateway-harness';
-import { bandedPng, type Block, call, type CallResult, publishedRoute, respond, type StandIn, startStandIn, TestPublisher } from '@flowgate/testing';
+import { type NoisyNeighbours, startNoisyNeighbours } from './testing/noisy-neighbours';
+import { bandedPng, type Block, call, type CallResult, publishedRoute, respond, startStandIn } from '@flowgate/testing';
 
 jest.setTimeout(60_000);
 
@@ -23,64 +22,42 @@ const doubling: Block[] = [
 ];
 
 describe('bounded flows: one project cannot stall another', () => {
-  const savedEnv = { ...process.env };
-  let redis: Redis;
-  let publisher: TestPublisher;
+  let projects: NoisyNeighbours;
   let gateway: Gateway;
-  let noisy: PublishedProject;
-  let quiet: PublishedProject;
-  let started: StandIn;
-  let startedSignal: () => void = () => undefined;
 
   beforeAll(async () => {
-    // Tells the test when the long flow is running: its first block calls this server.
-    started = await startStandIn((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-      startedSignal();
+    projects = await startNoisyNeighbours({
+      noisy: (startedBlock) => [
+        publishedRoute({ path: '/double', method: 'POST', blocks: doubling }),
+        publishedRoute({
+          path: '/match',
+          method: 'POST',
+          blocks: [{ type: 'match_regex', config: { input: '{body.t}', pattern: '{body.p}', flags: 'i', ref: 'm' } }, respond({ found: '{result.m.isMatch}' })],
+        }),
+        publishedRoute({
+          path: '/long',
+          method: 'POST',
+          // The first block tells the test when the long flow is running.
+          blocks: [startedBlock, setVariable('{body.s}'), ...Array.from({ length: 150 }, (_, index) => changeCase(index)), respond({ length: '{local.v}' })],
+        }),
+        publishedRoute({
+          path: '/blur',
+          method: 'POST',
+          blocks: [{ type: 'manipulate_image', config: { image_url: '{body.url}', operation: 'blur', value: 40, ref: 'out' } }, respond({ url: '{result.out}' })],
+        }),
+      ],
     });
-    process.env.FLOWGATE_EGRESS_ALLOW_CIDRS = '127.0.0.0/8';
-    redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
-    publisher = new TestPublisher(redis);
-    noisy = publisher.newProject([
-      publishedRoute({ path: '/double', method: 'POST', blocks: doubling }),
-      publishedRoute({
-        path: '/match',
-        method: 'POST',
-        blocks: [{ type: 'match_regex', config: { input: '{body.t}', pattern: '{body.p}', flags: 'i', ref: 'm' } }, respond({ found: '{result.m.isMatch}' })],
-      }),
-      publishedRoute({
-        path: '/long',
-        method: 'POST',
-        blocks: [
-          { type: 'http_request', config: { name: 'started', url: `${started.url}/started` } },
-          setVariable('{body.s}'),
-          ...Array.from({ length: 150 }, (_, index) => changeCase(index)),
-          respond({ length: '{local.v}' }),
-        ],
-      }),
-      publishedRoute({
-        path: '/blur',
-        method: 'POST',
-        blocks: [{ type: 'manipulate_image', config: { image_url: '{body.url}', operation: 'blur', value: 40, ref: 'out' } }, respond({ url: '{result.out}' })],
-      }),
-    ]);
-    quiet = publisher.newProject([publishedRoute({ path: '/ping', blocks: [respond({ pong: true })] })]);
-    await publisher.publish(noisy);
-    await publisher.publish(quiet);
     gateway = await startGateway();
   });
 
   afterAll(async () => {
     await gateway?.close();
-    await publisher.cleanup();
-    redis.disconnect();
-    await started.close();
-    process.env = savedEnv;
+    await projects?.close();
   });
 
   const post = (path: string, body: unknown): Promise<CallResult> =>
-    call(gateway.url, `${noisy.subdomain}.localhost`, path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const ping = (): Promise<CallResult> => call(gateway.url, `${quiet.subdomain}.localhost`, '/ping');
+    call(gateway.url, `${projects.noisy.subdomain}.localhost`, path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const ping = (): Promise<CallResult> => call(gateway.url, `${projects.quiet.subdomain}.localhost`, '/ping');
 
   it('answers the value-doubling flow with 422 value_too_large naming the block, and serves another project meanwhile', async () => {
     const [abusive, probe] = await Promise.all([post('/double', { s: 'x'.repeat(16) }), ping()]);
@@ -110,11 +87,11 @@ describe('bounded flows: one project cannot stall another', () => {
     const images = await startStandIn((_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(png));
     const shortDeadline = await startGateway({ FLOW_TIMEOUT_MS: '1500' });
     try {
-      const host = `${noisy.subdomain}.localhost`;
+      const host = `${projects.noisy.subdomain}.localhost`;
       const blur = call(shortDeadline.url, host, '/blur', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: `${images.url}/big.png` }) });
       const order: string[] = [];
       const answered = blur.then((answer) => (order.push('image'), answer));
-      const probe = await call(shortDeadline.url, `${quiet.subdomain}.localhost`, '/ping');
+      const probe = await call(shortDeadline.url, `${projects.quiet.subdomain}.localhost`, '/ping');
       order.push('probe');
       const answer = await answered;
       expect(probe.json).toEqual({ pong: true });
@@ -131,10 +108,10 @@ describe('bounded flows: one project cannot stall another', () => {
     // Budgets no machine reaches: the flow must complete, so the answer is known.
     const generous = await startGateway({ FLOW_CPU_BUDGET_MS: '600000', FLOW_TIMEOUT_MS: '600000' });
     try {
-      const running = new Promise<void>((resolve) => (startedSignal = resolve));
+      const running = projects.whenStarted();
       const order: string[] = [];
       // 150 case changes of 700,000 characters: far longer than one slice of the event loop.
-      const long = call(generous.url, `${noisy.subdomain}.localhost`, '/long', {
+      const long = call(generous.url, `${projects.noisy.subdomain}.localhost`, '/long', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ s: 'Ab'.repeat(350_000) }),
@@ -143,7 +120,7 @@ describe('bounded flows: one project cannot stall another', () => {
         return answer;
       });
       await running;
-      const probe = await call(generous.url, `${quiet.subdomain}.localhost`, '/ping');
+      const probe = await call(generous.url, `${projects.quiet.subdomain}.localhost`, '/ping');
       order.push('probe answered');
       const answer = await long;
       expect(probe.json).toEqual({ pong: true });

@@ -7,9 +7,10 @@
 import { createFlowPortsContext as createContext, type FlowPortsContext } from '@flowgate/integrations/flow-ports';
 import { createDataPool } from '@flowgate/data-tables';
 import { dataDatabaseUrlOf, type Logger, type RedisClient, type SecretBox } from '@flowgate/platform';
+import type { Pool } from 'pg';
 import type { GatewayConfig } from './config';
 
-export { buildFlowPorts, loadIntegrations, type FlowPortsContext } from '@flowgate/integrations/flow-ports';
+export { buildFlowPorts, loadImageServing, type FlowPortsContext } from '@flowgate/integrations/flow-ports';
 
 export interface GatewayPortsDeps {
   config: GatewayConfig;
@@ -29,13 +30,17 @@ export function createFlowPortsContext({ config, redis, secrets, logger }: Gatew
     workerQueue: config.FLOW_WORKER_QUEUE,
     workerTaskMs: config.FLOW_WORKER_TASK_MS,
   };
-  // The data database through a pool of DATA_POOL_SIZE; statements end at the flow deadline on the server too.
-  const data = createDataPool({
-    url: dataDatabaseUrlOf(config),
-    max: config.DATA_POOL_SIZE,
-    statementTimeoutMs: config.FLOW_TIMEOUT_MS,
-    applicationName: 'flowgate-gateway',
-  });
+  // The data database through a pool of DATA_POOL_SIZE, opened when a table block first runs (a
+  // gateway whose projects have no tables never loads `pg`); statements end at the flow deadline
+  // on the server too.
+  let pool: Pool | null = null;
+  const data = (): Pool =>
+    (pool ??= createDataPool({
+      url: dataDatabaseUrlOf(config),
+      max: config.DATA_POOL_SIZE,
+      statementTimeoutMs: config.FLOW_TIMEOUT_MS,
+      applicationName: 'flowgate-gateway',
+    }));
   const context = createContext({ settings, redis, secrets, logger, data });
-  return { deps: context.deps, close: () => Promise.all([context.close(), data.end()]).then(() => undefined) };
+  return { deps: context.deps, close: () => Promise.all([context.close(), pool?.end()]).then(() => undefined) };
 }

@@ -1,7 +1,7 @@
 import { createRedisClient, isCluster, type Logger, type RedisClient, type RedisTarget } from '@flowgate/platform';
 import type { RedisOptions } from 'ioredis';
 import type { KeyScriptRunner } from './auth/api-key-verifier';
-import { ClusterKeyChecks } from './auth/cluster-key-checks';
+import { ClusterKeyChecks, KEY_CHECK_COMMAND } from './auth/cluster-key-checks';
 import { KeyCheckConnection } from './auth/key-check-connection';
 import { KEY_CHECK_LUA } from './auth/key-check.script';
 import type { GatewayConfig } from './config';
@@ -52,7 +52,13 @@ function nodeOptions(role: 'commands' | 'changes'): RedisOptions {
  */
 export function createGatewayRedis(config: GatewayConfig, logger: Logger): GatewayRedis {
   const target: RedisTarget = { url: config.REDIS_URL, clusterNodes: config.REDIS_CLUSTER_NODES };
-  const commands = createRedisClient(target, { node: nodeOptions('commands'), cluster: { lazyConnect: true } });
+  // Auto-pipelining groups calls by their first argument, which for a batch of key checks is
+  // its key count, not a key: the key script is sent on its own (it is one call per project and
+  // loop turn already, see api-key-verifier.ts).
+  const commands = createRedisClient(target, {
+    node: nodeOptions('commands'),
+    cluster: { lazyConnect: true, autoPipeliningIgnoredCommands: [KEY_CHECK_COMMAND] },
+  });
   const subscriber = createRedisClient(target, { node: nodeOptions('changes'), cluster: { lazyConnect: true } });
   // Errors are reported by the components that see them; ioredis would print them otherwise.
   commands.on('error', (error) => logger.debug({ err: error }, 'redis connection error'));

@@ -1,4 +1,5 @@
-import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import { collectProcessMetrics } from '@flowgate/platform';
+import { Counter, Gauge, Registry } from 'prom-client';
 import { StatusHistogram } from './status-histogram';
 
 export interface GatewayMetricsSources {
@@ -16,7 +17,7 @@ export class GatewayMetrics {
 
   constructor(sources: GatewayMetricsSources, options: { defaultMetrics?: boolean } = {}) {
     const registers = [this.registry];
-    if (options.defaultMetrics) collectDefaultMetrics({ register: this.registry, prefix: 'flowgate_gateway_' });
+    if (options.defaultMetrics) collectProcessMetrics(this.registry, 'flowgate_gateway_');
     this.requests = new StatusHistogram([0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15, 30], this.registry, {
       counter: 'flowgate_gateway_requests_total',
       counterHelp: 'Requests answered on project addresses, by status',

@@ -1,7 +1,7 @@
 import { ERROR_STATUS, openSecrets, type ErrorCode } from '@flowgate/contracts';
 import { createLogger, flowLimitsOf, SecretBox, type Logger } from '@flowgate/platform';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { AdminRoutes } from './admin/admin-routes';
 import { ControlPlaneClient } from './admin/control-plane-client';
@@ -13,7 +13,7 @@ import { ProjectCache } from './config-cache/project-cache';
 import { buildFlowPorts, createFlowPortsContext } from './flow-ports';
 import { createGatewayRedis } from './gateway-redis';
 import { refuseConnect } from './http/connect-method';
-import { GatewayResponse } from './http/gateway-response';
+import { drainingServers, GatewayResponse } from './http/gateway-response';
 import { HostResolver } from './http/host-resolver';
 import { InternalRoutes } from './http/internal-routes';
 import { FlowIsolation } from './isolation/flow-isolation';
@@ -53,6 +53,12 @@ const REQUEST_TIMEOUT_MS = 60_000;
 const HEADERS_TIMEOUT_MS = 15_000;
 /** In-flight requests get this long at shutdown before their connections are cut. */
 const DRAIN_MS = 10_000;
+/**
+ * At shutdown, an idle keep-alive connection is kept this long: a request its client sent just
+ * before (already on the wire) is still answered, with `Connection: close`, instead of the
+ * connection being reset under it.
+ */
+const IDLE_GRACE_MS = 1_000;
 export async function createGateway(config: GatewayConfig, options: GatewayOptions = {}): Promise<Gateway> {
   const logger = options.logger ?? createLogger('gateway', config.LOG_LEVEL);
   // Single Redis or Redis Cluster (REDIS_CLUSTER_NODES), see gateway-redis.ts.
@@ -177,14 +183,7 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
   const close = (): Promise<void> => {
     closing ??= (async () => {
       accepting = false;
-      await new Promise<void>((resolve) => {
-        const force = setTimeout(() => server.closeAllConnections(), DRAIN_MS);
-        server.close(() => {
-          clearTimeout(force);
-          resolve();
-        });
-        server.closeIdleConnections();
-      });
+      await drain(server);
       cache.stop();
       await logs.close(options.logFlushTimeoutMs ?? 10_000);
       await portsContext.close();
@@ -194,6 +193,32 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
   };
 
   return { server, url: `http://127.0.0.1:${port}`, port, metrics, logs, cache, close };
+}
+
+/**
+ * Stops listening and lets every open connection end on its own: each answer from now on says
+ * `Connection: close`, idle connections are closed after IDLE_GRACE_MS (a client sending on one
+ * meanwhile is answered, not reset), and whatever is still open after DRAIN_MS is cut. Node's
+ * own `server.close()` would close the idle connections at once, resetting a request that was
+ * already on its way on one of them.
+ */
+function drain(server: http.Server<typeof http.IncomingMessage, typeof GatewayResponse>): Promise<void> {
+  return new Promise<void>((resolve) => {
+    // Answers being prepared (sendJson) and requests still to come on open connections.
+    drainingServers.add(server);
+    server.prependListener('request', (_req: http.IncomingMessage, res: GatewayResponse) => {
+      res.shouldKeepAlive = false;
+    });
+    const idle = setTimeout(() => server.closeIdleConnections(), IDLE_GRACE_MS);
+    const force = setTimeout(() => server.closeAllConnections(), DRAIN_MS);
+    // net.Server's close: stop accepting; the callback runs once the last connection ended.
+    net.Server.prototype.close.call(server, () => {
+      drainingServers.delete(server);
+      clearTimeout(idle);
+      clearTimeout(force);
+      resolve();
+    });
+  });
 }
 
 /** Unparseable requests get the usual error body (never Node's plain-text default), then the socket closes. */

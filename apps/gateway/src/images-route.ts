@@ -4,10 +4,10 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RedisClient } from '@flowgate/platform';
-import { loadIntegrations } from './flow-ports';
+import { loadImageServing } from './flow-ports';
 
 export function handleImageRequest(req: IncomingMessage, res: ServerResponse, redis: RedisClient): Promise<void> {
-  // The adapters load on the first image request (see flow-ports.ts).
-  const { RedisImageStore, serveStoredImage } = loadIntegrations();
+  // Loaded on the first image request; serving a stored image needs neither jimp nor the other adapters.
+  const { RedisImageStore, serveStoredImage } = loadImageServing();
   return serveStoredImage(req, res, new RedisImageStore(redis));
 }

@@ -80,4 +80,46 @@ describe('Coalescer', () => {
     await Promise.all(all);
     expect(peak).toBe(2);
   });
+
+  describe('minIntervalMs', () => {
+    beforeEach(() => jest.useFakeTimers());
+    afterEach(() => jest.useRealTimers());
+
+    it('flushes the first item at once, then at most one group per interval', async () => {
+      const flushed: number[][] = [];
+      const coalescer = new Coalescer<number, void>(
+        async (items) => {
+          flushed.push(items);
+          return items.map(() => undefined);
+        },
+        { maxInFlight: 1, minIntervalMs: 1000 },
+      );
+      const first = coalescer.submit(1);
+      await first;
+      const rest = [2, 3, 4].map((n) => coalescer.submit(n));
+      await jest.advanceTimersByTimeAsync(999);
+      expect(flushed).toEqual([[1]]);
+      await jest.advanceTimersByTimeAsync(1);
+      await Promise.all(rest);
+      expect(flushed).toEqual([[1], [2, 3, 4]]);
+    });
+
+    it('flushes what waits at once after hurry() (shutdown)', async () => {
+      const flushed: number[][] = [];
+      const coalescer = new Coalescer<number, void>(
+        async (items) => {
+          flushed.push(items);
+          return items.map(() => undefined);
+        },
+        { maxInFlight: 1, minIntervalMs: 60_000 },
+      );
+      await coalescer.submit(1);
+      const waiting = coalescer.submit(2);
+      coalescer.hurry();
+      await waiting;
+      expect(flushed).toEqual([[1], [2]]);
+      await coalescer.submit(3);
+      expect(flushed).toEqual([[1], [2], [3]]);
+    });
+  });
 });

@@ -10,6 +10,12 @@ export interface CoalescerOptions<T> {
   /** Upper bound of one flush, in the unit of `weight` (a lone heavier item still goes alone). */
   maxWeight?: number;
   weight?: (item: T) => number;
+  /**
+   * Least time from the start of one flush to the start of the next; what arrives meanwhile
+   * waits and goes out together (offset commits: one per interval, however many batches).
+   * `hurry()` lifts it.
+   */
+  minIntervalMs?: number;
 }
 
 /**
@@ -21,6 +27,9 @@ export interface CoalescerOptions<T> {
 export class Coalescer<T, R> {
   private readonly waiting: Array<Waiting<T, R>> = [];
   private inFlight = 0;
+  private lastFlushAt = -Infinity;
+  private timer: NodeJS.Timeout | null = null;
+  private hurried = false;
 
   constructor(
     private readonly flush: (items: T[]) => Promise<R[]>,
@@ -34,8 +43,25 @@ export class Coalescer<T, R> {
     });
   }
 
+  /** From now on, flushes start as soon as a flush slot is free (shutdown: commit what is durable now). */
+  hurry(): void {
+    this.hurried = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.pump();
+  }
+
   private pump(): void {
     while (this.inFlight < this.options.maxInFlight && this.waiting.length > 0) {
+      const wait = this.hurried ? 0 : this.lastFlushAt + (this.options.minIntervalMs ?? 0) - Date.now();
+      if (wait > 0) {
+        this.timer ??= setTimeout(() => {
+          this.timer = null;
+          this.pump();
+        }, wait);
+        return;
+      }
+      this.lastFlushAt = Date.now();
       const group = this.takeGroup();
       this.inFlight += 1;
       void this.run(group).finally(() => {

@@ -18,6 +18,12 @@ const schema = z
     LOG_INGEST_TOPIC_PARTITIONS: env.positiveInt(6),
     // The longest a fetch waits for data: bounds how late a row becomes visible at low traffic.
     LOG_INGEST_MAX_WAIT_MS: z.coerce.number({ error: 'must be a whole number' }).int().min(10).max(1000).default(500),
+    // The broker answers a fetch once this much is there (or after the wait): fewer, larger
+    // rounds of fetch, transaction and commit; at low traffic a row waits up to the max wait.
+    LOG_INGEST_FETCH_MIN_BYTES: z.coerce.number({ error: 'must be a whole number' }).int().min(1).max(10_485_760).default(262_144),
+    // Offsets are committed at most this often (each commit is a write to __consumer_offsets);
+    // a crash redelivers at most this much more, stored once anyway.
+    LOG_INGEST_COMMIT_INTERVAL_MS: z.coerce.number({ error: 'must be a whole number' }).int().min(0).max(10_000).default(1000),
     // Partition batches decoded at once; their rows go to PostgreSQL in shared transactions.
     LOG_INGEST_CONCURRENCY: env.positiveInt(6),
     LOG_INGEST_WRITERS: env.positiveInt(2),
@@ -37,6 +43,8 @@ const schema = z
     port: vars.LOG_INGEST_PORT,
     topicPartitions: vars.LOG_INGEST_TOPIC_PARTITIONS,
     maxWaitTimeMs: vars.LOG_INGEST_MAX_WAIT_MS,
+    fetchMinBytes: vars.LOG_INGEST_FETCH_MIN_BYTES,
+    commitIntervalMs: vars.LOG_INGEST_COMMIT_INTERVAL_MS,
     concurrency: vars.LOG_INGEST_CONCURRENCY,
     writers: vars.LOG_INGEST_WRITERS,
     retryMaxMs: vars.LOG_INGEST_RETRY_MAX_MS,

@@ -1,4 +1,5 @@
 import { createLogger, DependencyError, type Logger } from '@flowgate/platform';
+import { stopKafkajsIdleLoop } from '@flowgate/platform/kafkajs';
 import { Kafka, logLevel, Partitioners, type Consumer } from 'kafkajs';
 import { Pool } from 'pg';
 import type { Registry } from 'prom-client';
@@ -39,6 +40,8 @@ const PROBE_CACHE_MS = 1000;
 /** `rollups: false` only for the benchmark's baseline (stats need the rollups). */
 export function createLogIngest(config: LogIngestConfig, options: { logger?: Logger; rollups?: boolean } = {}): LogIngest {
   const logger = options.logger ?? createLogger('log-ingest', config.logLevel);
+  // Without it, every broker connection spins a 1 ms timer while idle (see the file).
+  if (!stopKafkajsIdleLoop()) logger.warn('kafkajs request queue not patched (unknown version): idle connections may poll every millisecond');
   const kafka = new Kafka({
     clientId: 'flowgate-log-ingest',
     brokers: config.kafkaBrokers,
@@ -75,6 +78,7 @@ export function createLogIngest(config: LogIngestConfig, options: { logger?: Log
     logger,
     retryMaxMs: config.retryMaxMs,
     writers: config.writers,
+    commitIntervalMs: config.commitIntervalMs,
     onDatabaseAvailability: (available) => {
       databaseAvailable = available;
     },
@@ -113,6 +117,7 @@ export function createLogIngest(config: LogIngestConfig, options: { logger?: Log
     const next = kafka.consumer({
       groupId: config.groupId,
       maxWaitTimeInMs: config.maxWaitTimeMs,
+      minBytes: config.fetchMinBytes,
       allowAutoTopicCreation: false,
       retry: { initialRetryTime: 300, retries: 8, restartOnFailure: async () => true },
     });

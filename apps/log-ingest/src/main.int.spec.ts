@@ -1,19 +1,6 @@
-import { spawnSync } from 'node:child_process';
-import { resolve } from 'node:path';
+import { bootApp } from '@flowgate/testing';
 
 jest.setTimeout(60000);
-
-const root = resolve(__dirname, '..', '..', '..');
-
-function boot(env: NodeJS.ProcessEnv): { status: number | null; stderr: string; stdout: string } {
-  const result = spawnSync(process.execPath, ['scripts/run-ts.js', 'apps/log-ingest/src/main.ts'], {
-    cwd: root,
-    env: { ...process.env, LOG_INGEST_PORT: '0', ...env },
-    encoding: 'utf8',
-    timeout: 45000,
-  });
-  return { status: result.status, stderr: result.stderr, stdout: result.stdout };
-}
 
 describe('log-ingest boot failures: one line, exit 1', () => {
   it.each([
@@ -22,10 +9,6 @@ describe('log-ingest boot failures: one line, exit 1', () => {
     ['an unreachable Kafka', { KAFKA_BROKERS: '127.0.0.1:1' }, /^log-ingest: Kafka is not reachable at 127\.0\.0\.1:1 .*KAFKA_BROKERS$/],
     ['a database that does not exist', { DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/flowgate_missing_db' }, /^log-ingest: PostgreSQL refused the connection .*DATABASE_URL$/],
   ])('%s', (_what, env, pattern) => {
-    const { status, stderr } = boot(env);
-    expect(status).toBe(1);
-    const lines = stderr.trim().split('\n');
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(pattern);
+    expect(bootApp('log-ingest', { LOG_INGEST_PORT: '0', ...env })).toEqual({ status: 1, lines: [expect.stringMatching(pattern)] });
   });
 });

@@ -1,5 +1,4 @@
-import { checkKafka, checkPostgres, createLogger, exitOnStartupError, installShutdown, startHealthServer } from '@flowgate/platform';
-import { collectDefaultMetrics } from 'prom-client';
+import { checkKafka, checkPostgres, collectProcessMetrics, createLogger, exitOnStartupError, installShutdown, startHealthServer } from '@flowgate/platform';
 import { loadLogIngestConfig } from './config';
 import { createLogIngest } from './log-ingest';
 
@@ -10,7 +9,7 @@ async function main(): Promise<void> {
   await checkKafka(config.kafkaBrokers);
 
   const ingest = createLogIngest(config, { logger });
-  collectDefaultMetrics({ register: ingest.metrics });
+  collectProcessMetrics(ingest.metrics);
   const health = await startHealthServer({ port: config.port, registry: ingest.metrics, ready: () => ingest.readiness() });
   installShutdown(logger, [() => ingest.stop(), () => health.close()]);
   await ingest.start();

@@ -30,6 +30,8 @@ export interface BatchProcessorDeps {
   retryMaxMs: number;
   /** PostgreSQL transactions running at once (batches arriving meanwhile are grouped). */
   writers: number;
+  /** Least time between two offset commits (what becomes durable meanwhile shares the next one). */
+  commitIntervalMs?: number;
   /** Told when writes to PostgreSQL start failing and when they succeed again. */
   onDatabaseAvailability?: (available: boolean) => void;
 }
@@ -99,7 +101,7 @@ export class RequestLogBatchProcessor {
         await offsets[0].commit({ topics: [...topics].map(([topic, partitions]) => ({ topic, partitions })) });
         return offsets.map(() => undefined);
       },
-      { maxInFlight: 1 },
+      { maxInFlight: 1, minIntervalMs: deps.commitIntervalMs },
     );
   }
 
@@ -126,7 +128,12 @@ export class RequestLogBatchProcessor {
     payload.resolveOffset(batch.lastOffset());
 
     const count = entries.length + malformed.length; // events, not messages
+    // Counted until durable: backpressure is about unwritten events, not about offsets waiting for their commit.
     this.pendingEvents += count;
+    const written = () => {
+      this.pendingEvents -= count;
+    };
+    void durable.then(written, written);
     const done: Promise<void> = durable
       .then(async (refused) => {
         await this.commits.submit({
@@ -144,7 +151,6 @@ export class RequestLogBatchProcessor {
         this.deps.logger.warn({ err: error, partition: batch.partition }, 'offset commit failed; a later commit or a redelivery covers it');
       })
       .finally(() => {
-        this.pendingEvents -= count;
         this.inFlight.delete(done);
         if (this.durable.get(key) === durable) this.durable.delete(key);
       });
@@ -158,6 +164,7 @@ export class RequestLogBatchProcessor {
    */
   async drain(): Promise<void> {
     this.draining = true;
+    this.commits.hurry();
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
   }
 

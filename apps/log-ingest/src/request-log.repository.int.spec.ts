@@ -121,6 +121,31 @@ describe('request-log repository (real PostgreSQL)', () => {
     expect((await rollups(project)).map((r) => r.count)).toEqual([1, 1, 1, 1]);
   });
 
+  it('stores a batch written by two writers at once once (a rebalance hands a partition over mid-batch)', async () => {
+    const project = newProject();
+    const repository = new RequestLogRepository(pool);
+    const events = Array.from({ length: 200 }, (_, i) => makeEvent({ project_id: project, time: `2026-11-20T16:00:${String(i % 60).padStart(2, '0')}.000Z` }));
+    const results = await Promise.all([repository.write(events), new RequestLogRepository(pool).write(events.slice(50))]);
+    expect(results[0].inserted + results[1].inserted).toBe(200);
+    const { rows } = await pool.query<{ n: number; ids: number }>('SELECT count(*)::int AS n, count(DISTINCT id)::int AS ids FROM request_logs WHERE project_id = $1', [project]);
+    expect(rows[0]).toEqual({ n: 200, ids: 200 });
+    const total = (await rollups(project)).filter((r) => r.span_s === 3600 && r.method === '');
+    expect(total.map((r) => r.count)).toEqual([200]);
+  });
+
+  it('keeps writing after a redelivered batch (the writer recovers from the duplicate)', async () => {
+    const project = newProject();
+    const repository = new RequestLogRepository(pool);
+    const batch = () => Array.from({ length: 20 }, () => makeEvent({ project_id: project, time: '2026-11-20T17:00:00.000Z' }));
+    const first = batch();
+    await repository.write(first);
+    for (let i = 0; i < 5; i += 1) {
+      expect(await repository.write([...first.slice(i), ...batch()])).toEqual({ inserted: 20 });
+    }
+    const { rows } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM request_logs WHERE project_id = $1', [project]);
+    expect(rows[0].n).toBe(120);
+  });
+
   it('gives concurrent writers their own rollup rows (shards) that add up to the total', async () => {
     const project = newProject();
     const repository = new RequestLogRepository(pool);

@@ -1,12 +1,23 @@
 import type { RequestLogEvent } from '@flowgate/contracts';
 import type { Pool, PoolClient } from 'pg';
+import { copyFrom } from './copy-from';
 import { rollupColumns, UPSERT_ROLLUPS, upsertParams } from './request-log.rollups';
 
-// One statement per batch: the columns travel as arrays and unnest() turns them into rows.
-// ON CONFLICT on the primary key (project_id, time, id) makes a redelivered event a no-op; RETURNING
-// tells which events were really inserted, and only those are added to the rollups.
+const COLUMNS = 'id, time, project_id, endpoint_id, path, method, status, code, duration_ms, key_id, query, message, error_node_id, environment';
+
+// The usual way in: COPY, which parses each row once from plain text and inserts the rows in
+// bulk (measured: about half the PostgreSQL CPU per row of the INSERT below). COPY has no
+// ON CONFLICT: an event that is already stored (a redelivery) or twice in the batch fails the
+// whole COPY with a unique violation on the primary key (project_id, time, id), nothing of it
+// is kept, and the batch is written again with INSERT_ROWS_RETURNING_IDS in a new transaction.
+const COPY_ROWS = `COPY request_logs (${COLUMNS}) FROM STDIN`;
+const UNIQUE_VIOLATION = '23505';
+
+// The way for a batch with a duplicate: one statement, the columns travel as arrays and
+// unnest() turns them into rows. ON CONFLICT on the primary key makes a redelivered event a
+// no-op; RETURNING tells which events were really inserted, and only those are added to the rollups.
 const INSERT_COLUMNS = `
-INSERT INTO request_logs (id, time, project_id, endpoint_id, path, method, status, code, duration_ms, key_id, query, message, error_node_id, environment)
+INSERT INTO request_logs (${COLUMNS})
 SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::uuid[], $4::uuid[], $5::text[], $6::text[],
                      $7::smallint[], $8::text[], $9::real[], $10::uuid[], $11::text[], $12::text[], $13::text[], $14::text[])
 ON CONFLICT DO NOTHING`;
@@ -53,7 +64,13 @@ export class RequestLogRepository {
     // Held until the transaction ends: the rollup rows it locks are its shard's alone.
     const slot = this.takeSlot();
     try {
-      return await this.transaction(events, slot);
+      try {
+        return await this.transaction(events, slot, 'copy');
+      } catch (error) {
+        if ((error as { code?: unknown }).code !== UNIQUE_VIOLATION) throw error;
+        // Some event is stored already (or twice in the batch): nothing was kept, insert skipping those.
+        return await this.transaction(events, slot, 'insert');
+      }
     } finally {
       this.slots[slot] = false;
     }
@@ -66,7 +83,7 @@ export class RequestLogRepository {
     return slot;
   }
 
-  private async transaction(events: readonly RequestLogEvent[], slot: number): Promise<WriteResult> {
+  private async transaction(events: readonly RequestLogEvent[], slot: number, way: 'copy' | 'insert'): Promise<WriteResult> {
     const client = await this.pool.connect();
     // A checked-out client that loses its server between two queries emits 'error'; without a
     // listener that would end the process. The next query fails instead, and we retry.
@@ -74,33 +91,46 @@ export class RequestLogRepository {
     client.on('error', onLost);
     try {
       await client.query('BEGIN');
-      const inserted = this.rollups ? await this.insertWithRollups(client, events, slot) : ((await client.query(INSERT_COLUMNS, toColumns(events))).rowCount ?? 0);
+      const fresh = way === 'copy' ? await this.copyRows(client, events) : await this.insertRows(client, events);
+      if (this.rollups && fresh.length > 0) {
+        await client.query({ name: 'flowgate-upsert-rollups', text: UPSERT_ROLLUPS, values: upsertParams(rollupColumns(fresh, slot)) });
+      }
       const keys = latestUsePerKey(events);
       if (keys.ids.length > 0) await client.query({ name: 'flowgate-touch-keys', text: TOUCH_KEYS, values: [keys.ids, keys.times] });
       await client.query('COMMIT');
       client.off('error', onLost);
       client.release();
-      return { inserted };
+      return { inserted: fresh.length };
     } catch (error) {
-      // A connection that failed mid-transaction is not reused.
-      await client.query('ROLLBACK').catch(() => undefined);
+      // The connection is kept when the server refused the data and the transaction rolled
+      // back cleanly; one that failed otherwise (lost, timed out) is not reused.
+      const rolledBack = await client.query('ROLLBACK').then(
+        () => true,
+        () => false,
+      );
       client.off('error', onLost);
-      client.release(error as Error);
+      client.release(rolledBack && isDataError(error) ? undefined : (error as Error));
       throw error;
     }
   }
 
-  private async insertWithRollups(client: PoolClient, events: readonly RequestLogEvent[], shard: number): Promise<number> {
-    const { rows } = await client.query<{ id: string }>({ name: 'flowgate-insert-request-logs', text: INSERT_ROWS_RETURNING_IDS, values: toColumns(events) });
-    if (rows.length === 0) return 0;
-    let fresh = events;
-    if (rows.length < events.length) {
-      // Each returned id once: an event that came twice in the batch was inserted once.
-      const ids = new Set(rows.map((row) => row.id));
-      fresh = events.filter((event) => ids.delete(event.id));
+  /** COPYs the rows; every event is new (a duplicate fails the COPY). */
+  private async copyRows(client: PoolClient, events: readonly RequestLogEvent[]): Promise<readonly RequestLogEvent[]> {
+    await copyFrom(client, COPY_ROWS, copyData(events));
+    return events;
+  }
+
+  /** Inserts the rows that are not stored yet; returns the events that were new. */
+  private async insertRows(client: PoolClient, events: readonly RequestLogEvent[]): Promise<readonly RequestLogEvent[]> {
+    if (!this.rollups) {
+      const { rowCount } = await client.query({ name: 'flowgate-insert-request-logs-plain', text: INSERT_COLUMNS, values: toColumns(events) });
+      return events.slice(0, rowCount ?? 0); // only the count is used without rollups
     }
-    await client.query({ name: 'flowgate-upsert-rollups', text: UPSERT_ROLLUPS, values: upsertParams(rollupColumns(fresh, shard)) });
-    return rows.length;
+    const { rows } = await client.query<{ id: string }>({ name: 'flowgate-insert-request-logs', text: INSERT_ROWS_RETURNING_IDS, values: toColumns(events) });
+    if (rows.length === events.length) return events;
+    // Each returned id once: an event that came twice in the batch was inserted once.
+    const ids = new Set(rows.map((row) => row.id));
+    return events.filter((event) => ids.delete(event.id));
   }
 
   /** Whether the schema this service writes to exists (a migrated database). */
@@ -158,6 +188,34 @@ function textArray<T>(items: readonly T[], value: (item: T) => string | null): s
     literal += (i === 0 ? '' : ',') + (v === null ? 'NULL' : `"${NEEDS_ESCAPE.test(v) ? v.replace(ESCAPED, '\\$&') : v}"`);
   }
   return `${literal}}`;
+}
+
+/**
+ * The batch as COPY text: one line per event, columns separated by tabs, `\\N` for null. UUIDs,
+ * ISO times and numbers never need escaping (the event schema has checked their form); in
+ * text a backslash, tab, newline or carriage return is written as its backslash escape.
+ */
+export function copyData(events: readonly RequestLogEvent[]): Buffer {
+  let text = '';
+  for (const e of events) {
+    text +=
+      `${e.id}\t${e.time}\t${e.project_id}\t${e.endpoint_id ?? '\\N'}\t${copyText(e.path)}\t${copyText(e.method)}\t${e.status}` +
+      `\t${copyTextOrNull(e.code)}\t${e.duration_ms}\t${e.key_id ?? '\\N'}\t${copyText(e.query)}\t${copyTextOrNull(e.message)}` +
+      `\t${copyTextOrNull(e.error_node_id)}\t${copyText(e.environment)}\n`;
+  }
+  return Buffer.from(text, 'utf8');
+}
+
+const COPY_SPECIAL = /[\\\t\n\r]/;
+const COPY_SPECIALS = /[\\\t\n\r]/g;
+const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+
+function copyText(value: string): string {
+  return COPY_SPECIAL.test(value) ? value.replace(COPY_SPECIALS, (c) => COPY_ESCAPES[c]) : value;
+}
+
+function copyTextOrNull(value: string | null): string {
+  return value === null ? '\\N' : copyText(value);
 }
 
 /** The latest use of each key in the batch, ids sorted so concurrent writers lock in one order. */

@@ -1,19 +1,6 @@
-import { spawnSync } from 'node:child_process';
-import { resolve } from 'node:path';
+import { bootApp } from '@flowgate/testing';
 
 jest.setTimeout(60000);
-
-const root = resolve(__dirname, '..', '..', '..');
-
-function boot(env: NodeJS.ProcessEnv): { status: number | null; stderr: string } {
-  const result = spawnSync(process.execPath, ['scripts/run-ts.js', 'apps/worker/src/main.ts'], {
-    cwd: root,
-    env: { ...process.env, WORKER_PORT: '0', ...env },
-    encoding: 'utf8',
-    timeout: 45000,
-  });
-  return { status: result.status, stderr: result.stderr };
-}
 
 describe('worker boot failures: one line, exit 1', () => {
   it.each([
@@ -21,10 +8,6 @@ describe('worker boot failures: one line, exit 1', () => {
     ["a queue's own variable", { LOG_RETENTION_DAYS: '0' }, /^worker: invalid configuration — LOG_RETENTION_DAYS: must be at least 1 day$/],
     ['an unreachable Redis', { REDIS_URL: 'redis://127.0.0.1:1' }, /^worker: Redis is not reachable at 127\.0\.0\.1:1 .*REDIS_URL$/],
   ])('%s', (_what, env, pattern) => {
-    const { status, stderr } = boot(env);
-    expect(status).toBe(1);
-    const lines = stderr.trim().split('\n');
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(pattern);
+    expect(bootApp('worker', { WORKER_PORT: '0', ...env })).toEqual({ status: 1, lines: [expect.stringMatching(pattern)] });
   });
 });

@@ -1,5 +1,4 @@
-import { checkPostgres, checkRedis, createLogger, exitOnStartupError, installShutdown, startHealthServer } from '@flowgate/platform';
-import { collectDefaultMetrics } from 'prom-client';
+import { checkPostgres, checkRedis, collectProcessMetrics, createLogger, exitOnStartupError, installShutdown, startHealthServer } from '@flowgate/platform';
 import { loadWorkerConfig } from './config';
 import { discoverQueues } from './queues';
 import { createWorkerRuntime } from './worker-runtime';
@@ -18,7 +17,7 @@ async function main(): Promise<void> {
     prefix: config.prefix,
     logger,
   });
-  collectDefaultMetrics({ register: runtime.metrics });
+  collectProcessMetrics(runtime.metrics);
   const health = await startHealthServer({ port: config.port, registry: runtime.metrics, ready: () => runtime.isReady() });
   // Running jobs get up to 60 s to finish before the process gives up.
   installShutdown(logger, [() => runtime.stop(), () => health.close()], 60000);

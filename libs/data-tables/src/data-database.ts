@@ -1,4 +1,4 @@
-import { Pool, type PoolClient, type PoolConfig, types } from 'pg';
+import type { Pool, PoolClient, PoolConfig } from 'pg';
 
 /**
  * The data database (DATA_DATABASE_URL): one schema per project holding its tables
@@ -122,12 +122,15 @@ export async function writeDataLimits(pool: Pool, limits: DataLimits): Promise<v
 }
 
 const TIMESTAMPTZ_OID = 1184;
-const parseTimestamp = types.getTypeParser(TIMESTAMPTZ_OID);
+
 /** `datetime` values leave the database as ISO 8601 text in UTC, as the contract shows them. */
-const dataTypes = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === TIMESTAMPTZ_OID ? (text: string) => (parseTimestamp(text) as Date).toISOString() : types.getTypeParser(oid, format)) as typeof types.getTypeParser,
-};
+function dataTypes(types: typeof import('pg').types): PoolConfig['types'] {
+  const parseTimestamp = types.getTypeParser(TIMESTAMPTZ_OID);
+  return {
+    getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+      oid === TIMESTAMPTZ_OID ? (text: string) => (parseTimestamp(text) as Date).toISOString() : types.getTypeParser(oid, format)) as typeof types.getTypeParser,
+  };
+}
 
 export interface DataPoolOptions {
   url: string;
@@ -143,7 +146,9 @@ export interface DataPoolOptions {
  * so the pool works through PgBouncer in transaction mode (docs/data-tables.md "PgBouncer").
  */
 export function createDataPool({ url, max, statementTimeoutMs = 0, applicationName }: DataPoolOptions): Pool {
-  const config: PoolConfig = { connectionString: url, max, application_name: applicationName, types: dataTypes };
+  // Required here, not at load: a gateway loads `pg` only once a table block runs.
+  const { Pool, types } = require('pg') as typeof import('pg');
+  const config: PoolConfig = { connectionString: url, max, application_name: applicationName, types: dataTypes(types) };
   if (statementTimeoutMs > 0) config.statement_timeout = statementTimeoutMs;
   const pool = new Pool(config);
   // An idle connection the server closed must not crash the process; the next query reconnects.

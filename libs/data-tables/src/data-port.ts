@@ -12,12 +12,14 @@ function portError(error: unknown): unknown {
 
 /**
  * The table blocks' port of one project: its published tables by name, each with the SQL of its
- * storage built once. A name the project has no table of is refused before any SQL is made, so
+ * storage built once (on first use; `pool` is asked for the pool then). A name the project has no table of is refused before any SQL is made, so
  * the only storage a flow can reach is its own project's (storage-names.ts).
  */
-export function createDataPort(pool: Pool, projectId: string, tables: readonly PublishedDataTable[]): DataPort {
-  const stores = new Map(tables.map((table) => [table.name, new RowStore(pool, { projectId, tableId: table.id, columns: table.columns })]));
+export function createDataPort(pool: () => Pool, projectId: string, tables: readonly PublishedDataTable[]): DataPort {
+  // Built on the first table block that runs: `pool` may open the pool only then.
+  let stores: Map<string, RowStore> | null = null;
   const storeOf = (name: string): RowStore => {
+    stores ??= new Map(tables.map((table) => [table.name, new RowStore(pool(), { projectId, tableId: table.id, columns: table.columns })]));
     const store = stores.get(name);
     if (!store) throw new DataPortError('unknown_table', `the project has no table ${name}`);
     return store;

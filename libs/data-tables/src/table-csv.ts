@@ -1,8 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { SYSTEM_COLUMNS, type DataColumn } from '@flowgate/contracts';
-import { parse } from 'csv-parse';
-import { stringify } from 'csv-stringify';
 import type { Pool } from 'pg';
 import { inTransaction } from './data-database';
 import { storedValues } from './column-values';
@@ -54,6 +52,8 @@ function headerColumns(header: string[], columns: readonly DataColumn[]): Array<
 export async function importCsv(pool: Pool, table: StoredTable, input: Readable): Promise<{ inserted: number }> {
   return inTransaction(pool, async (client) => {
     const store = new RowStore(client, table);
+    // The CSV modules load with the first import or export (the gateway never needs them).
+    const { parse } = require('csv-parse') as typeof import('csv-parse');
     const parser = input.pipe(parse({ bom: true, relax_column_count: false, skip_empty_lines: true, info: true }));
     let header: Array<DataColumn | null> | null = null;
     let batch: Array<{ line: number; values: Record<string, unknown> }> = [];
@@ -119,6 +119,7 @@ const csvCell = (value: unknown): string =>
 export async function exportCsv(pool: Pool, table: StoredTable, output: Writable): Promise<void> {
   const store = new RowStore(pool, table);
   const names = [...SYSTEM_COLUMNS, ...table.columns.map((column) => column.name)];
+  const { stringify } = require('csv-stringify') as typeof import('csv-stringify');
   const csv = stringify({ header: true, columns: names, cast: { boolean: (value) => String(value), object: (value) => JSON.stringify(value) } });
   async function* pages(): AsyncGenerator<string[]> {
     let cursor: string | null = null;

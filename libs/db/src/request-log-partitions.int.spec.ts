@@ -45,8 +45,8 @@ describe('request_logs partitions', () => {
       .sort();
   const PARENT_INDEXES = [
     'UNIQUE USING btree (project_id, "time", id)',
-    'USING btree (project_id, path, "time" DESC, id DESC)',
-    'USING btree (project_id, status, "time" DESC, id DESC)',
+    'USING btree (project_id, path, "time", id)',
+    'USING btree (project_id, status, "time", id)',
   ];
 
   beforeAll(async () => {

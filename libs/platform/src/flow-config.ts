@@ -18,8 +18,12 @@ export const flowConfigShape = {
   FLOW_MAX_RUN_BYTES: env.positiveInt(32 * 1024 * 1024),
   /** Time one request's flow may hold the event loop in all. */
   FLOW_CPU_BUDGET_MS: env.positiveInt(1000),
-  /** Longest stretch a flow holds the event loop before others go first; above 40 the 50 ms promise could not hold. */
-  FLOW_SLICE_MS: z.coerce.number({ error: 'must be a whole number' }).int().min(1).max(40, 'must be at most 40 (ms)').default(10),
+  /**
+   * Longest stretch a flow holds the event loop before others go first; above 40 the 50 ms
+   * promise could not hold. 5: a request arriving during a long run's slice waits at most that
+   * (docs/gateway.md, "Where the rest of the time goes").
+   */
+  FLOW_SLICE_MS: z.coerce.number({ error: 'must be a whole number' }).int().min(1).max(40, 'must be at most 40 (ms)').default(5),
   /** Threads for image filters and long regular expressions (default: the machine's cores), and how many tasks of one project may wait for one. */
   FLOW_WORKER_THREADS: env.positiveInt(availableParallelism()),
   FLOW_WORKER_QUEUE: env.positiveInt(64),

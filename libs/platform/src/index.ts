@@ -8,3 +8,4 @@ export * from './health-server';
 export * from './secret-box';
 export * from './redis';
 export * from './data-config';
+export * from './process-metrics';

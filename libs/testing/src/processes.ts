@@ -1,6 +1,6 @@
 // Flowgate's apps (and other Node programs) as child processes, the way `npm start` runs them:
 // for end-to-end tests, browser tests, fault drills and benchmarks.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
 import { waitUntil } from './polling';
@@ -45,6 +45,15 @@ export function startProcess(name: string, args: string[], env: NodeJS.ProcessEn
 /** One Flowgate app (`apps/<name>/src/main.ts`) as its own process, exactly as `npm start` runs it. */
 export function spawnApp(name: string, env: Record<string, string>, nodeFlags: string[] = []): AppProcess {
   return startProcess(name, [...nodeFlags, 'scripts/run-ts.js', `apps/${name}/src/main.ts`], { ...process.env, LOG_LEVEL: 'warn', ...env });
+}
+
+/**
+ * One app (`apps/<name>/src/main.ts`, as `npm start` runs it) that is expected not to start, run
+ * to its end: its exit code and the lines it wrote to stderr (a boot failure is one line, exit 1).
+ */
+export function bootApp(name: string, env: NodeJS.ProcessEnv, timeoutMs = 45_000): { status: number | null; lines: string[] } {
+  const result = spawnSync(process.execPath, ['scripts/run-ts.js', `apps/${name}/src/main.ts`], { cwd: ROOT, env: { ...process.env, ...env }, encoding: 'utf8', timeout: timeoutMs });
+  return { status: result.status, lines: result.stderr.trim().split('\n') };
 }
 
 function getStatus(url: string, headers: Record<string, string>): Promise<number> {

@@ -1,6 +1,5 @@
 import { type Browser, chromium } from 'playwright-core';
-
-const { ensureChromium } = require('../../../scripts/lib/services') as { ensureChromium: (options?: { quiet?: boolean }) => Promise<string> };
+import { ensureChromium } from '../../../scripts/lib/services';
 
 /** Flags for a quiet, headless Chromium in a container: no sandbox (root), no GPU, no calls home. */
 export const CHROMIUM_FLAGS = [

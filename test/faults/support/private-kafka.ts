@@ -3,15 +3,15 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { freePort, processAlive, sleep, waitUntil } from '@flowgate/testing';
+import { kafkaAnswers } from '../../../scripts/lib/services';
 
 const root = resolve(__dirname, '..', '..', '..');
-const { kafkaAnswers } = require(join(root, 'scripts', 'lib', 'services')) as { kafkaAnswers(brokers: string[]): Promise<boolean> };
 const libs = join(root, '.cache', 'kafka', 'libs');
 
 /**
  * A single-node KRaft broker of its own (own ports, own data directory under .cache/), run
- * from the jars scripts/lib/services.js fetched — so a drill can stop and restart it without
- * touching the broker every other test uses.
+ * from the jars scripts/lib/services/kafka-broker.js fetched — so a drill can stop and restart
+ * it without touching the broker every other test uses.
  */
 export class PrivateKafka {
   private child: ChildProcess | null = null;
@@ -80,7 +80,7 @@ export class PrivateKafka {
     this.brokerPort = await freePort();
     this.controllerPort = await freePort();
     mkdirSync(join(this.dir, 'data'), { recursive: true });
-    // The same shape as the development broker of scripts/lib/services.js, on other ports.
+    // The same shape as the development broker of scripts/lib/services/kafka-broker.js, on other ports.
     writeFileSync(
       join(this.dir, 'server.properties'),
       [

@@ -1,17 +1,12 @@
 import { openApiKey } from '@flowgate/contracts';
 import { validate } from '@readme/openapi-parser';
 import { endpointBody, respondFlow } from '../testing/flows';
-import { type TestAccount, type TestApp, startTestApp } from '../testing/test-app';
+import { type TestAccount, type TestApp, useTestApp } from '../testing/test-app';
 
 describe('GET /v1/projects/:id/openapi.json (real PostgreSQL and Redis)', () => {
   let t: TestApp;
   let owner: TestAccount;
-
-  beforeAll(async () => {
-    t = await startTestApp();
-    owner = await t.signup();
-  });
-  afterAll(() => t.close());
+  useTestApp((app, account) => ([t, owner] = [app, account]));
 
   async function liveEndpoint(projectId: string, body: Record<string, unknown>): Promise<string> {
     const created = await t.http().post(`/v1/projects/${projectId}/endpoints`).set(owner.auth).send(body).expect(201);

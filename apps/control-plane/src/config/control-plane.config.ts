@@ -124,7 +124,6 @@ const schema = z
     flow: {
       timeoutMs: value.FLOW_TIMEOUT_MS,
       limits: flowLimitsOf(value),
-      workerThreads: value.FLOW_WORKER_THREADS,
       workerQueue: value.FLOW_WORKER_QUEUE,
       workerTaskMs: value.FLOW_WORKER_TASK_MS,
     },

@@ -1,15 +1,10 @@
 import { endpointBody, respondFlow } from '../testing/flows';
-import { type TestAccount, type TestApp, publishedProject, startTestApp } from '../testing/test-app';
+import { type TestAccount, type TestApp, publishedProject, useTestApp } from '../testing/test-app';
 
 describe('endpoints as files: export and import (real PostgreSQL and Redis)', () => {
   let t: TestApp;
   let owner: TestAccount;
-
-  beforeAll(async () => {
-    t = await startTestApp();
-    owner = await t.signup();
-  });
-  afterAll(() => t.close());
+  useTestApp((app, account) => ([t, owner] = [app, account]));
 
   const importInto = (projectId: string, file: unknown) => t.http().post(`/v1/projects/${projectId}/endpoints/import`).set(owner.auth).send(file as object);
 

@@ -1,15 +1,10 @@
-import { type TestAccount, type TestApp, publishedProject, startTestApp } from '../testing/test-app';
+import { type TestAccount, type TestApp, publishedProject, useTestApp } from '../testing/test-app';
 import { brokenFlow, endpointBody, respondFlow } from '../testing/flows';
 
 describe('endpoints: drafts, Save, Deploy, versions (real PostgreSQL and Redis)', () => {
   let t: TestApp;
   let owner: TestAccount;
-
-  beforeAll(async () => {
-    t = await startTestApp();
-    owner = await t.signup();
-  });
-  afterAll(() => t.close());
+  useTestApp((app, account) => ([t, owner] = [app, account]));
 
   async function setup() {
     const project = await t.createProject(owner);

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { collectProcessMetrics } from '@flowgate/platform';
+import { Counter, Histogram, Registry } from 'prom-client';
 
 /** Prometheus metrics of this app instance (its own registry, so tests can boot several apps). */
 @Injectable()
@@ -29,6 +30,6 @@ export class MetricsService {
   });
 
   constructor() {
-    collectDefaultMetrics({ register: this.registry });
+    collectProcessMetrics(this.registry);
   }
 }

@@ -1,15 +1,10 @@
 import { SecretBox } from '@flowgate/platform';
-import { type TestAccount, type TestApp, publishedProject, startTestApp } from '../testing/test-app';
+import { type TestAccount, type TestApp, publishedProject, useTestApp } from '../testing/test-app';
 
 describe('integrations (real PostgreSQL and Redis)', () => {
   let t: TestApp;
   let owner: TestAccount;
-
-  beforeAll(async () => {
-    t = await startTestApp();
-    owner = await t.signup();
-  });
-  afterAll(() => t.close());
+  useTestApp((app, account) => ([t, owner] = [app, account]));
 
   const secret = 'sk-ant-test-0123456789-abcd';
 

@@ -4,7 +4,7 @@ import { SecretBox } from '@flowgate/platform';
 import { AppError } from '../common/app-error';
 import { ProjectsService } from '../projects/projects.service';
 import { sealForGateways } from '../publication/integration-secrets';
-import { publishedIntegrationsOf } from '../publication/published-project.builder';
+import { integrationSettingsOf, publishedIntegrationsOf } from '../publication/published-project.builder';
 import { PublicationService } from '../publication/publication.service';
 import type { IntegrationKindParam, IntegrationView } from './dto/integration.dto';
 import { type IntegrationKind, type IntegrationRecord, IntegrationsRepository } from './integrations.repository';
@@ -95,13 +95,7 @@ export class IntegrationsService {
   }
 }
 
-function settingsOf(record: IntegrationRecord): { default_model: string | null; verified_domains: string[] } {
-  const settings = (record.settings ?? {}) as { default_model?: unknown; verified_domains?: unknown };
-  return {
-    default_model: typeof settings.default_model === 'string' ? settings.default_model : null,
-    verified_domains: Array.isArray(settings.verified_domains) ? settings.verified_domains.map(String) : [],
-  };
-}
+const settingsOf = (record: IntegrationRecord) => integrationSettingsOf(record.settings);
 
 function viewOf(record: IntegrationRecord, needsNewSecret: boolean): IntegrationView {
   const settings = settingsOf(record);

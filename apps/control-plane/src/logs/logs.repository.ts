@@ -57,8 +57,8 @@ interface Window {
  * anchor (the cursor, `to`, or now): 1 h, 1 day, 1 week, 31 days, the rest, stopping as soon
  * as the page is full. Each window prunes to its few partitions and is served by the
  * primary key (project_id, time, id) read backwards (a method filter along it), or the
- * (project_id, path|status, time DESC, id DESC) indexes; windows are disjoint and visited in
- * order, so the concatenation is in order.
+ * (project_id, path|status, time, id) indexes, likewise read backwards for newest first;
+ * windows are disjoint and visited in order, so the concatenation is in order.
  */
 @Injectable()
 export class LogsRepository {

@@ -1,16 +1,11 @@
 import { apiKeyRecordKey, projectDeletedKey, subdomainKey } from '@flowgate/contracts';
 import { sha256Hex } from '@flowgate/platform';
-import { type TestAccount, type TestApp, publishedProject, startTestApp, uniqueSubdomain } from '../testing/test-app';
+import { type TestAccount, type TestApp, publishedProject, startTestApp, useTestApp, uniqueSubdomain } from '../testing/test-app';
 
 describe('projects (real PostgreSQL and Redis)', () => {
   let t: TestApp;
   let owner: TestAccount;
-
-  beforeAll(async () => {
-    t = await startTestApp();
-    owner = await t.signup();
-  });
-  afterAll(() => t.close());
+  useTestApp((app, account) => ([t, owner] = [app, account]));
 
   it('creates a project with its base_url and publishes it before answering', async () => {
     const subdomain = uniqueSubdomain();

@@ -1,14 +1,9 @@
-import { type TestAccount, type TestApp, startTestApp, uniqueSubdomain } from '../testing/test-app';
+import { type TestAccount, type TestApp, useTestApp, uniqueSubdomain } from '../testing/test-app';
 
 describe('GET /v1/subdomains/:name (real PostgreSQL)', () => {
   let t: TestApp;
   let owner: TestAccount;
-
-  beforeAll(async () => {
-    t = await startTestApp();
-    owner = await t.signup();
-  });
-  afterAll(() => t.close());
+  useTestApp((app, account) => ([t, owner] = [app, account]));
 
   const ask = (name: string) => t.http().get(`/v1/subdomains/${encodeURIComponent(name)}`).set(owner.auth).expect(200);
 

@@ -1,15 +1,9 @@
 import { compileFlow, type EndpointSettings } from '@flowgate/flow-engine';
-import type { DataColumn, EndpointAuth, HttpMethod } from '@flowgate/contracts';
-import type { ProjectServingState } from './published-project.builder';
+import type { DataColumn } from '@flowgate/contracts';
+import { type EndpointRow, type ProjectServingState, integrationSettingsOf } from './published-project.builder';
 
 /** A saved draft as PostgreSQL holds it. */
-export interface DraftRow {
-  endpointId: string;
-  name: string;
-  method: HttpMethod;
-  path: string;
-  auth: EndpointAuth;
-  queryParams: unknown;
+export interface DraftRow extends EndpointRow {
   flow: unknown;
 }
 
@@ -20,9 +14,8 @@ export interface DraftRow {
  */
 export function previewRoutesOf(drafts: readonly DraftRow[], state: Pick<ProjectServingState, 'integrations' | 'secrets' | 'tables'>): ProjectServingState['routes'] {
   const email = state.integrations.find((integration) => integration.kind === 'email');
-  const domains = (email?.settings as { verified_domains?: unknown } | null)?.verified_domains;
   const context = {
-    email_verified_domains: email === undefined ? undefined : Array.isArray(domains) ? domains.map(String) : [],
+    email_verified_domains: email === undefined ? undefined : integrationSettingsOf(email.settings).verified_domains,
     secret_names: state.secrets.map((secret) => secret.name),
     tables: state.tables.map((table) => ({ id: table.id, name: table.name, columns: table.columns as DataColumn[] })),
   };

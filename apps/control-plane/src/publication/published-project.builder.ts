@@ -10,6 +10,16 @@ import type {
   PublishedSecret,
 } from '@flowgate/contracts';
 
+/** An endpoint's settings as PostgreSQL holds them: of a deployed version, or of a draft (preview-routes.ts). */
+export interface EndpointRow {
+  endpointId: string;
+  name: string;
+  method: HttpMethod;
+  path: string;
+  auth: EndpointAuth;
+  queryParams: unknown;
+}
+
 /** What PostgreSQL holds about one project's serving state (read under the project's lock). */
 export interface ProjectServingState {
   id: string;
@@ -19,16 +29,7 @@ export interface ProjectServingState {
   requireAuth: boolean;
   revision: number;
   integrations: Array<{ kind: 'text_generation' | 'email'; provider: string; secretEncrypted: string; settings: unknown }>;
-  routes: Array<{
-    endpointId: string;
-    name: string;
-    method: HttpMethod;
-    path: string;
-    auth: EndpointAuth;
-    queryParams: unknown;
-    version: number;
-    compiled: unknown;
-  }>;
+  routes: Array<EndpointRow & { version: number; compiled: unknown }>;
   keys: Array<{ id: string; keyHash: string; permission: 'user' | 'admin'; ratelimitMin: number }>;
   secrets: Array<{ id: string; name: string; valueEncrypted: string; previewValueEncrypted: string | null }>;
   /** The saved drafts that compile without error (preview-routes.ts), in the shape of `routes`. */
@@ -37,8 +38,14 @@ export interface ProjectServingState {
   tables: Array<{ id: string; name: string; columns: unknown }>;
 }
 
-const settingsOf = (settings: unknown): Record<string, unknown> =>
-  settings !== null && typeof settings === 'object' && !Array.isArray(settings) ? (settings as Record<string, unknown>) : {};
+/** An integration's settings as stored (JSON), each with its default: the text-generation model, the email sender domains. */
+export function integrationSettingsOf(settings: unknown): { default_model: string | null; verified_domains: string[] } {
+  const stored = settings !== null && typeof settings === 'object' && !Array.isArray(settings) ? (settings as Record<string, unknown>) : {};
+  return {
+    default_model: typeof stored.default_model === 'string' ? stored.default_model : null,
+    verified_domains: Array.isArray(stored.verified_domains) ? stored.verified_domains.map(String) : [],
+  };
+}
 
 const queryParamsOf = (value: unknown): PublishedQueryParam[] =>
   Array.isArray(value)
@@ -55,20 +62,20 @@ export function publishedIntegrationsOf(
 ): PublishedIntegrations {
   const integrations: PublishedIntegrations = { text_generation: null, email: null };
   for (const integration of list) {
-    const settings = settingsOf(integration.settings);
+    const settings = integrationSettingsOf(integration.settings);
     const apiKeyEncrypted = seal(integration.secretEncrypted);
     if (apiKeyEncrypted === null) continue;
     if (integration.kind === 'text_generation')
       integrations.text_generation = {
         provider: 'anthropic',
         api_key_encrypted: apiKeyEncrypted,
-        default_model: typeof settings.default_model === 'string' ? settings.default_model : null,
+        default_model: settings.default_model,
       };
     else
       integrations.email = {
         provider: 'sendgrid',
         api_key_encrypted: apiKeyEncrypted,
-        verified_domains: Array.isArray(settings.verified_domains) ? settings.verified_domains.map(String) : [],
+        verified_domains: settings.verified_domains,
       };
   }
   return integrations;

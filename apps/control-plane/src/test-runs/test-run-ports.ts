@@ -12,7 +12,7 @@ export interface TestRunPorts {
 
 /**
  * The one place where a test run's ports are wired: the gateway's port factory with the same
- * egress guard (FLOWGATE_EGRESS_*), heavy-work pool (FLOW_WORKER_*), image store, Anthropic
+ * egress guard (FLOWGATE_EGRESS_*), heavy-work pool (FLOW_WORKER_QUEUE/TASK_MS; one thread per test-run thread), image store, Anthropic
  * client, email queue and data tables, built inside each test-run thread
  * (sandbox/test-run.worker.ts) from its settings. The adapters load on the first run that needs
  * them; the connections close with the thread.
@@ -24,7 +24,9 @@ export function createTestRunPorts(settings: SandboxSettings): TestRunPorts {
     settings: {
       publicUrlTemplate: settings.gatewayPublicUrl,
       redisTarget: { url: settings.redisUrl, clusterNodes: settings.redisClusterNodes },
-      workerThreads: settings.flow.workerThreads,
+      // One run per test-run thread, its blocks one after the other: one heavy-work thread each
+      // is all a run can use, so TEST_RUN_THREADS runs never hold more than as many heavy threads.
+      workerThreads: 1,
       workerQueue: settings.flow.workerQueue,
       workerTaskMs: settings.flow.workerTaskMs,
     },
@@ -32,7 +34,7 @@ export function createTestRunPorts(settings: SandboxSettings): TestRunPorts {
     secrets: new SecretBox(settings.encryptionKey, [settings.previousEncryptionKey]),
     logger: createLogger('control-plane', settings.logLevel),
     // Test runs read and write the same tables as live requests.
-    data,
+    data: () => data,
   });
   return {
     forProject(project, sendEmail) {

@@ -42,6 +42,20 @@ export const uniqueEmail = (): string => `cp-${uniqueSuffix()}@example.test`;
 /** A client address of its own, so the per-address login throttle of one test never touches another. */
 export const uniqueAddress = (): string => `10.${[0, 0, 0].map(() => Math.floor(Math.random() * 250) + 1).join('.')}`;
 
+/**
+ * The usual setup of a spec file: one control plane started before its tests, with an owner
+ * account signed up, and closed after them. `ready` receives both:
+ * `useTestApp((app, account) => ([t, owner] = [app, account]))`.
+ */
+export function useTestApp(ready: (app: TestApp, owner: TestAccount) => void): void {
+  let started: TestApp | undefined;
+  beforeAll(async () => {
+    started = await startTestApp();
+    ready(started, await started.signup());
+  });
+  afterAll(() => started?.close());
+}
+
 export async function startTestApp(overrides: (config: ControlPlaneConfig) => ControlPlaneConfig = (c) => c): Promise<TestApp> {
   const base = loadControlPlaneConfig(process.env);
   const config = overrides({ ...base, trustProxy: true, publication: { ...base.publication, background: false } });

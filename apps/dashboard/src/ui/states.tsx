@@ -50,3 +50,32 @@ export function QueryState<T>({
   if (query.error || query.data === undefined) return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
   return <>{children(query.data)}</>;
 }
+
+/** One query of a list, in the same shape on every page: loading, error, `emptyTitle` with its hint when it has no item, else `children(items)`. */
+export function ListState<T>({
+  query,
+  label,
+  emptyTitle,
+  emptyHint,
+  children,
+}: {
+  query: { data: T[] | undefined; error: unknown; isPending: boolean; refetch: () => unknown };
+  label: string;
+  emptyTitle: string;
+  emptyHint: string;
+  children: (items: T[]) => ReactNode;
+}) {
+  return (
+    <QueryState query={query} label={label}>
+      {(items) =>
+        items.length === 0 ? (
+          <EmptyState title={emptyTitle}>
+            <span>{emptyHint}</span>
+          </EmptyState>
+        ) : (
+          children(items)
+        )
+      }
+    </QueryState>
+  );
+}

@@ -2,6 +2,9 @@ import type { Cluster } from 'ioredis';
 import type { KeyScriptRunner } from './api-key-verifier';
 import { KeyCheckUnavailable } from './key-check-connection';
 
+/** The script's command name on the cluster client (excluded from its auto-pipelining: gateway-redis.ts). */
+export const KEY_CHECK_COMMAND = 'fgKeyCheck';
+
 type ClusterWithKeyCheck = Cluster & { fgKeyCheck(...keysAndArgs: string[]): Promise<unknown> };
 
 interface Pending {
@@ -30,7 +33,8 @@ export class ClusterKeyChecks implements KeyScriptRunner {
     lua: string,
     private readonly timeoutMs: number,
   ) {
-    cluster.defineCommand('fgKeyCheck', { numberOfKeys: 2, lua });
+    // No fixed numberOfKeys: a call checks a batch (two keys per check), its count first.
+    cluster.defineCommand(KEY_CHECK_COMMAND, { lua });
     this.cluster = cluster as ClusterWithKeyCheck;
     this.watchdog = setInterval(() => this.expire(), Math.max(25, Math.min(50, timeoutMs / 10)));
     this.watchdog.unref();
@@ -41,7 +45,7 @@ export class ClusterKeyChecks implements KeyScriptRunner {
     return new Promise((resolve, reject) => {
       const call: Pending = { sentAt: Date.now(), settled: false, reject };
       this.pending.push(call);
-      this.cluster.fgKeyCheck(...keys, ...args).then(
+      this.cluster.fgKeyCheck(String(keys.length), ...keys, ...args).then(
         (reply) => {
           if (call.settled) return;
           call.settled = true;

@@ -57,7 +57,8 @@ export class KeyCheckConnection {
   private readonly parser: RedisParser;
   private readonly watchdog: NodeJS.Timeout;
   private reconnectTimer: NodeJS.Timeout | null = null;
-  private readonly flush = (): void => {
+  /** Writes what was queued now (also run by `setImmediate` at the end of the turn it was queued in). */
+  readonly flush = (): void => {
     this.flushScheduled = false;
     if (this.outgoing === '' || this.socket === null) return;
     this.socket.write(this.outgoing);

@@ -62,6 +62,9 @@ export class ProjectCache {
   private negativeCount = 0;
   private readonly subLookups = new Map<string, Promise<string | null>>();
   private readonly slots = new Map<string, ProjectSlot>();
+  /** Revision reads of this loop turn, by project (revisionOf). */
+  private readonly revisionReads = new Map<string, Promise<string | null>>();
+  private readonly endRevisionTurn = (): void => this.revisionReads.clear();
   /** Bumped by every invalidation: a subdomain read that started earlier is used but not cached. */
   private generation = 0;
   private lastSeq: string | null = null;
@@ -136,11 +139,27 @@ export class ProjectCache {
    * null: the project was deleted meanwhile. Rejects when Redis is unreachable.
    */
   async fresh(project: LoadedProject): Promise<LoadedProject | null> {
-    const revision = await this.options.redis.get(freshnessKey(project.id));
+    const revision = await this.revisionOf(project.id);
     const slot = this.slots.get(project.id);
     if (revision === null || Number(revision) <= project.revision || slot === undefined) return project;
     if (slot.project === null || slot.project.revision < Number(revision)) await this.refresh(project.id, slot);
     return slot.project;
+  }
+
+  /**
+   * The project's revision in Redis, one GET shared by the requests of one loop turn: every one
+   * of them arrived before the GET was sent (requests are read at the start of a turn), so each
+   * still sees every change answered before it was sent. Under load a project's freshness costs
+   * Redis one read per turn instead of one per request.
+   */
+  private revisionOf(projectId: string): Promise<string | null> {
+    let read = this.revisionReads.get(projectId);
+    if (read === undefined) {
+      read = this.options.redis.get(freshnessKey(projectId));
+      if (this.revisionReads.size === 0) setImmediate(this.endRevisionTurn);
+      this.revisionReads.set(projectId, read);
+    }
+    return read;
   }
 
   /** Re-reads every cached project (used after a missed message, a reconnect or a republish). */

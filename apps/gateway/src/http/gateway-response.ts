@@ -64,9 +64,16 @@ function endQueued(): void {
   }
 }
 
+/**
+ * Servers shutting down (gateway.ts `drain`): their answers say `Connection: close`, so a
+ * caller does not send its next request on a connection that is about to be closed.
+ */
+export const drainingServers = new Set<unknown>();
+
 /** Queues a complete JSON answer (see `ending`); adds RateLimit-* when the request was keyed. */
 export function sendJson(res: GatewayResponse, status: number, body: string, extra?: OutgoingHttpHeaders): void {
   if (res.headersSent || res.writableEnded) return;
+  if (drainingServers.size !== 0 && drainingServers.has((res.socket as { server?: unknown } | null)?.server)) res.shouldKeepAlive = false;
   const headers: OutgoingHttpHeaders = { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(body) };
   const rl = res.rateLimit;
   if (rl !== null) {

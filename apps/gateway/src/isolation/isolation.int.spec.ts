@@ -5,10 +5,10 @@
  */
 import type { PublishedProject } from '@flowgate/contracts';
 import { compileFlow } from '@flowgate/flow-engine';
-import { Redis } from 'ioredis';
 import type { Gateway } from '../gateway';
 import { startGateway } from '../testing/gateway-harness';
-import { type Block, call, type CallResult, DEPLOYMENT_NODE_FLAGS, type GatewayProcess, linearFlow, publishedRoute, respond, spawnGateway, type StandIn, startStandIn, TestPublisher } from '@flowgate/testing';
+import { type NoisyNeighbours, startNoisyNeighbours } from '../testing/noisy-neighbours';
+import { type Block, call, type CallResult, DEPLOYMENT_NODE_FLAGS, type GatewayProcess, linearFlow, publishedRoute, respond, spawnGateway } from '@flowgate/testing';
 
 jest.setTimeout(300_000);
 
@@ -28,57 +28,40 @@ const keepingBlocks = (changes: number): Block[] => [
 ];
 
 describe('isolation: a regex small to write and huge to run', () => {
-  const savedEnv = { ...process.env };
-  let redis: Redis;
-  let publisher: TestPublisher;
+  let projects: NoisyNeighbours;
   let gateway: Gateway;
-  let noisy: PublishedProject;
-  let quiet: PublishedProject;
-  let started: StandIn;
-  let startedSignal: () => void = () => undefined;
 
   beforeAll(async () => {
-    // Tells the test when the heavy flow is running: its first block calls this server.
-    started = await startStandIn((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-      startedSignal();
+    projects = await startNoisyNeighbours({
+      noisy: (startedBlock) => [
+        publishedRoute({
+          path: '/heavy',
+          blocks: [
+            // Tells the test when the heavy flow is running.
+            startedBlock,
+            setVariable('a', ISSUE_INPUT),
+            // 2,403 instructions (under the cap) × 4,095 characters: ~10^7 units, far over the loop's budget.
+            matchRegex('((.)|b){0,300}z'),
+            respond({ found: '{result.m.matches}' }),
+          ],
+        }),
+        publishedRoute({
+          path: '/dynamic',
+          query_params: [{ key: 'p', default: null }],
+          blocks: [setVariable('a', ISSUE_INPUT), { type: 'match_regex', config: { input: '{local.a}', pattern: '{params.p}', flags: 's', ref: 'm' } }, respond({ found: '{result.m.isMatch}' })],
+        }),
+      ],
     });
-    process.env.FLOWGATE_EGRESS_ALLOW_CIDRS = '127.0.0.0/8';
-    redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
-    publisher = new TestPublisher(redis);
-    noisy = publisher.newProject([
-      publishedRoute({
-        path: '/heavy',
-        blocks: [
-          { type: 'http_request', config: { name: 'started', url: `${started.url}/started` } },
-          setVariable('a', ISSUE_INPUT),
-          // 2,403 instructions (under the cap) × 4,095 characters: ~10^7 units, far over the loop's budget.
-          matchRegex('((.)|b){0,300}z'),
-          respond({ found: '{result.m.matches}' }),
-        ],
-      }),
-      publishedRoute({
-        path: '/dynamic',
-        query_params: [{ key: 'p', default: null }],
-        blocks: [setVariable('a', ISSUE_INPUT), { type: 'match_regex', config: { input: '{local.a}', pattern: '{params.p}', flags: 's', ref: 'm' } }, respond({ found: '{result.m.isMatch}' })],
-      }),
-    ]);
-    quiet = publisher.newProject([publishedRoute({ path: '/ping', blocks: [respond({ pong: true })] })]);
-    await publisher.publish(noisy);
-    await publisher.publish(quiet);
     // Worker threads run at nice +10: on a busy machine their work takes many times longer.
     gateway = await startGateway({ FLOW_TIMEOUT_MS: '100000', FLOW_WORKER_TASK_MS: '100000' });
   });
 
   afterAll(async () => {
     await gateway?.close();
-    await publisher.cleanup();
-    redis.disconnect();
-    await started.close();
-    process.env = savedEnv;
+    await projects?.close();
   });
 
-  const ping = (): Promise<CallResult> => call(gateway.url, `${quiet.subdomain}.localhost`, '/ping');
+  const ping = (): Promise<CallResult> => call(gateway.url, `${projects.quiet.subdomain}.localhost`, '/ping');
 
   it("refuses the issue's flow at deploy: the pattern's program is over the cap (diagnostic naming the block and field)", () => {
     const flow = linearFlow([setVariable('a', ISSUE_INPUT), matchRegex('((.)|b){0,1000}z'), matchRegex('((.)|b){0,1000}z'), matchRegex('((.)|b){0,1000}z'), respond({})]);
@@ -92,7 +75,7 @@ describe('isolation: a regex small to write and huge to run', () => {
   });
 
   it('refuses the same pattern arriving at run time with a flow error naming the block', async () => {
-    const answer = await call(gateway.url, `${noisy.subdomain}.localhost`, `/dynamic?p=${encodeURIComponent('((.)|b){0,1000}z')}`);
+    const answer = await call(gateway.url, `${projects.noisy.subdomain}.localhost`, `/dynamic?p=${encodeURIComponent('((.)|b){0,1000}z')}`);
     expect(answer.status).toBe(500);
     expect(answer.json).toEqual({
       success: false,
@@ -103,9 +86,9 @@ describe('isolation: a regex small to write and huge to run', () => {
   });
 
   it('matches a pattern under the cap whose cost is over the budget off the event loop, answering another project meanwhile', async () => {
-    const running = new Promise<void>((resolve) => (startedSignal = resolve));
+    const running = projects.whenStarted();
     const order: string[] = [];
-    const heavy = call(gateway.url, `${noisy.subdomain}.localhost`, '/heavy').then((answer) => (order.push('heavy'), answer));
+    const heavy = call(gateway.url, `${projects.noisy.subdomain}.localhost`, '/heavy').then((answer) => (order.push('heavy'), answer));
     await running;
     const probe = await ping();
     order.push('probe');
@@ -117,29 +100,20 @@ describe('isolation: a regex small to write and huge to run', () => {
 });
 
 describe('isolation: memory of runs (FLOW_MAX_RUN_BYTES, heap admission)', () => {
-  let redis: Redis;
-  let publisher: TestPublisher;
-  let noisy: PublishedProject;
-  let quiet: PublishedProject;
+  let projects: NoisyNeighbours;
 
   beforeAll(async () => {
-    redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
-    publisher = new TestPublisher(redis);
-    noisy = publisher.newProject([publishedRoute({ path: '/keep', blocks: keepingBlocks(470) })]);
-    quiet = publisher.newProject([publishedRoute({ path: '/ping', blocks: [respond({ pong: true })] })]);
-    await publisher.publish(noisy);
-    await publisher.publish(quiet);
+    projects = await startNoisyNeighbours({ noisy: [publishedRoute({ path: '/keep', blocks: keepingBlocks(470) })] });
   });
 
   afterAll(async () => {
-    await publisher.cleanup();
-    redis.disconnect();
+    await projects?.close();
   });
 
   /** `count` concurrent requests of the issue's flow and one of the quiet project while they run. */
   async function flood(gateway: GatewayProcess, count: number): Promise<{ answers: CallResult[]; probe: CallResult }> {
-    const requests = Array.from({ length: count }, () => call(gateway.url, `${noisy.subdomain}.localhost`, '/keep'));
-    const probe = await call(gateway.url, `${quiet.subdomain}.localhost`, '/ping');
+    const requests = Array.from({ length: count }, () => call(gateway.url, `${projects.noisy.subdomain}.localhost`, '/keep'));
+    const probe = await call(gateway.url, `${projects.quiet.subdomain}.localhost`, '/ping');
     return { answers: await Promise.all(requests), probe };
   }
 
@@ -177,7 +151,7 @@ describe('isolation: memory of runs (FLOW_MAX_RUN_BYTES, heap admission)', () =>
       expect(answers.some((answer) => answer.status === 503)).toBe(true);
       expect(gateway.child.exitCode).toBeNull();
       // Once the runs ended, the project is served again.
-      const again = await call(gateway.url, `${noisy.subdomain}.localhost`, '/keep');
+      const again = await call(gateway.url, `${projects.noisy.subdomain}.localhost`, '/keep');
       expect(again.json).toMatchObject({ code: 'run_memory_exceeded' });
     } finally {
       await gateway.stop();
@@ -186,53 +160,33 @@ describe('isolation: memory of runs (FLOW_MAX_RUN_BYTES, heap admission)', () =>
 });
 
 describe('isolation: the heavy-work pool shared between projects', () => {
-  const savedEnv = { ...process.env };
-  let redis: Redis;
-  let publisher: TestPublisher;
-  let noisy: PublishedProject;
-  let quiet: PublishedProject;
-  let started: StandIn;
-  let onStarted: () => void = () => undefined;
+  let projects: NoisyNeighbours;
   /** Matched in a worker: ~4 × 10^7 units of work each (2,035 instructions × 20,000 characters). */
   const HOG_TEXT = `${'a'.repeat(19_999)}z`;
   /** An ordinary pattern on 8 KB: over the event loop's budget, so it goes to the pool too. */
   const FIND_TEXT = 'name@example '.repeat(630);
 
   beforeAll(async () => {
-    started = await startStandIn((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-      onStarted();
+    projects = await startNoisyNeighbours({
+      noisy: (startedBlock) => [
+        publishedRoute({
+          path: '/hog',
+          method: 'POST',
+          blocks: [startedBlock, { type: 'match_regex', config: { input: '{body.t}', pattern: '.{0,1000}z', flags: 's', ref: 'm' } }, respond({ found: '{result.m.isMatch}' })],
+        }),
+      ],
+      quiet: [
+        publishedRoute({
+          path: '/find',
+          method: 'POST',
+          blocks: [{ type: 'match_regex', config: { input: '{body.t}', pattern: '[a-z]+@[a-z]+', ref: 'm' } }, respond({ first: '{result.m.matches.0}' })],
+        }),
+      ],
     });
-    process.env.FLOWGATE_EGRESS_ALLOW_CIDRS = '127.0.0.0/8';
-    redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
-    publisher = new TestPublisher(redis);
-    noisy = publisher.newProject([
-      publishedRoute({
-        path: '/hog',
-        method: 'POST',
-        blocks: [
-          { type: 'http_request', config: { name: 'started', url: `${started.url}/started` } },
-          { type: 'match_regex', config: { input: '{body.t}', pattern: '.{0,1000}z', flags: 's', ref: 'm' } },
-          respond({ found: '{result.m.isMatch}' }),
-        ],
-      }),
-    ]);
-    quiet = publisher.newProject([
-      publishedRoute({
-        path: '/find',
-        method: 'POST',
-        blocks: [{ type: 'match_regex', config: { input: '{body.t}', pattern: '[a-z]+@[a-z]+', ref: 'm' } }, respond({ first: '{result.m.matches.0}' })],
-      }),
-    ]);
-    await publisher.publish(noisy);
-    await publisher.publish(quiet);
   });
 
   afterAll(async () => {
-    await publisher.cleanup();
-    redis.disconnect();
-    await started.close();
-    process.env = savedEnv;
+    await projects?.close();
   });
 
   const post = (gateway: Gateway, project: PublishedProject, path: string, text: string): Promise<CallResult> =>
@@ -242,12 +196,11 @@ describe('isolation: the heavy-work pool shared between projects', () => {
     // Deadlines far away: worker threads run at nice +10, slow on a busy machine.
     const gateway = await startGateway({ FLOW_WORKER_THREADS: '1', FLOW_TIMEOUT_MS: '200000', FLOW_WORKER_TASK_MS: '200000' });
     try {
-      let calls = 0;
-      const allStarted = new Promise<void>((resolve) => (onStarted = () => ++calls === 3 && resolve()));
+      const allStarted = projects.whenStarted(3);
       const order: string[] = [];
-      const hogs = [1, 2, 3].map(() => post(gateway, noisy, '/hog', HOG_TEXT).then(() => order.push('noisy')));
+      const hogs = [1, 2, 3].map(() => post(gateway, projects.noisy, '/hog', HOG_TEXT).then(() => order.push('noisy')));
       await allStarted;
-      const find = await post(gateway, quiet, '/find', FIND_TEXT);
+      const find = await post(gateway, projects.quiet, '/find', FIND_TEXT);
       order.push('quiet');
       await Promise.all(hogs);
       expect(find.json).toEqual({ first: 'name@example' });
@@ -262,14 +215,14 @@ describe('isolation: the heavy-work pool shared between projects', () => {
     const gateway = await startGateway({ FLOW_WORKER_THREADS: '1', FLOW_WORKER_TASK_MS: '2000', FLOW_TIMEOUT_MS: '100000' });
     try {
       // 2,035 instructions × 1,000,000 characters: far more than two seconds of matching.
-      const hog = await post(gateway, noisy, '/hog', `${'a'.repeat(999_999)}z`);
+      const hog = await post(gateway, projects.noisy, '/hog', `${'a'.repeat(999_999)}z`);
       expect(hog.status).toBe(500);
       expect(hog.json).toEqual({
         success: false,
         code: 'flow_error',
         message: 'Match Regex (n2): gateway: the work ran longer than 2000 ms on a worker thread and was stopped',
       });
-      const find = await post(gateway, quiet, '/find', FIND_TEXT);
+      const find = await post(gateway, projects.quiet, '/find', FIND_TEXT);
       expect(find.json).toEqual({ first: 'name@example' });
     } finally {
       await gateway.close();

@@ -1,5 +1,5 @@
 import { createLogger } from '@flowgate/platform';
-import { uniqueTopic } from '@flowgate/testing';
+import { call, type CallResult, uniqueTopic } from '@flowgate/testing';
 import { loadGatewayConfig, type GatewayConfig } from '../config';
 import { createGateway, type Gateway, type GatewayOptions } from '../gateway';
 
@@ -19,4 +19,14 @@ export function testConfig(env: Record<string, string> = {}): GatewayConfig {
 export function startGateway(env: Record<string, string> = {}, options: GatewayOptions = {}): Promise<Gateway> {
   const config = testConfig(env);
   return createGateway(config, { logger: createLogger('gateway-test', process.env.GATEWAY_TEST_LOG_LEVEL ?? 'silent'), ...options });
+}
+
+/** An admin key's `POST /admin/api-keys` through a gateway of its own started with `env` (closed after): how its relay to the control plane answers. */
+export async function adminCreateKeyThrough(env: Record<string, string>, host: string, adminKey: string): Promise<CallResult> {
+  const gateway = await startGateway(env);
+  try {
+    return await call(gateway.url, host, '/admin/api-keys', { method: 'POST', key: adminKey, body: JSON.stringify({ name: 'x' }) });
+  } finally {
+    await gateway.close();
+  }
 }

@@ -30,6 +30,6 @@ export const DEFAULT_FLOW_LIMITS: Readonly<FlowLimits> = Object.freeze({
   maxRegexPatternChars: 4096,
   maxRegexInputChars: 1024 * 1024,
   cpuBudgetMs: 1000,
-  sliceMs: 10,
+  sliceMs: 5,
   maxRunBytes: 32 * 1024 * 1024,
 });

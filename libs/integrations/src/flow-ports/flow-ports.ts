@@ -21,8 +21,8 @@ export interface FlowPortsDeps {
   /** Decrypts `api_key_encrypted` of the published integrations. */
   secrets: SecretBox;
   logger: Logger;
-  /** The pool on DATA_DATABASE_URL (data tables); without it the table blocks fail. Closed by its owner. */
-  data?: Pool;
+  /** The pool on DATA_DATABASE_URL (data tables), asked for when a table block first runs; without it the table blocks fail. Closed by its owner. */
+  data?: () => Pool;
   /** Set by `createFlowPortsContext`; built on first use when absent. */
   integrations?: SharedIntegrations;
 }

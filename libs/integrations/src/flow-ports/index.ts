@@ -1,3 +1,3 @@
 // `@flowgate/integrations/flow-ports`: the port factory without the adapters (they load on first use).
 export { buildFlowPorts, createFlowPortsContext, type FlowPortsContext, type FlowPortsDeps, type PortsProject } from './flow-ports';
-export { loadIntegrations, type FlowPortsSettings } from './shared-integrations';
+export { loadImageServing, loadIntegrations, type FlowPortsSettings } from './shared-integrations';

@@ -41,9 +41,21 @@ let integrationsModule: IntegrationsModule | undefined;
 /**
  * `@flowgate/integrations` (jimp, the Anthropic SDK, BullMQ, SendGrid: about 50 MB of RSS),
  * required on first use, so a gateway whose projects never run those blocks does not load it.
+ * The egress guard and the HTTP port (`loaded()`) are required apart from it.
  */
 export function loadIntegrations(): IntegrationsModule {
   return (integrationsModule ??= require('../index') as IntegrationsModule);
+}
+
+type ImageServing = typeof import('../images/image-store') & typeof import('../images/image-request.handler');
+let imageServing: ImageServing | undefined;
+
+/** What `GET /_images/<id>.png` needs: the store and the handler, without jimp (required on the first image request). */
+export function loadImageServing(): ImageServing {
+  return (imageServing ??= {
+    ...(require('../images/image-store') as typeof import('../images/image-store')),
+    ...(require('../images/image-request.handler') as typeof import('../images/image-request.handler')),
+  });
 }
 
 /** Prefixes of the variables `loadIntegrationsConfig` reads (see ../integrations.config.ts). */
@@ -56,10 +68,14 @@ export function createSharedIntegrations(
   let loaded: LoadedIntegrations | null = null;
   const load = () => {
     if (loaded === null) {
-      const integrations = loadIntegrations();
-      const config = integrations.loadIntegrationsConfig(env);
-      const fetch = integrations.createEgressFetch(config.egress);
-      loaded = { config, fetch, http: integrations.createHttpPort({ fetch }), images: new integrations.RedisImageStore(deps.redis) };
+      // The modules of the HTTP Request block alone: its first run must not load jimp, the
+      // Anthropic SDK and BullMQ too (~0.5 s of event loop, measured, for every project's requests).
+      const { loadIntegrationsConfig } = require('../integrations.config') as typeof import('../integrations.config');
+      const { createEgressFetch, createHttpPort } = require('../egress/http-port') as typeof import('../egress/http-port');
+      const { RedisImageStore } = require('../images/image-store') as typeof import('../images/image-store');
+      const config = loadIntegrationsConfig(env);
+      const fetch = createEgressFetch(config.egress);
+      loaded = { config, fetch, http: createHttpPort({ fetch }), images: new RedisImageStore(deps.redis) };
     }
     return loaded;
   };
@@ -70,7 +86,7 @@ export function createSharedIntegrations(
   let pool: HeavyWorkPool | null = null;
   return {
     loaded: load,
-    heavyWork: () => (pool ??= loadIntegrations().createHeavyWorkPool({ threads: deps.settings.workerThreads, maxQueue: deps.settings.workerQueue, taskMs: deps.settings.workerTaskMs })),
+    heavyWork: () => (pool ??= (require('../heavy-work/heavy-work-pool') as typeof import('../heavy-work/heavy-work-pool')).createHeavyWorkPool({ threads: deps.settings.workerThreads, maxQueue: deps.settings.workerQueue, taskMs: deps.settings.workerTaskMs })),
     emailQueue() {
       // Opened on the first project with an email integration: one connection per process.
       if (!queue) {
@@ -78,7 +94,7 @@ export function createSharedIntegrations(
         // In cluster mode the prefix is a hash tag ({bull}): BullMQ's scripts touch one slot.
         const target = deps.settings.redisTarget;
         queueConnection = createRedisClient(target, { node: { maxRetriesPerRequest: null } });
-        queue = new BullQueue(loadIntegrations().EMAIL_QUEUE_NAME, {
+        queue = new BullQueue((require('../email/email-job') as typeof import('../email/email-job')).EMAIL_QUEUE_NAME, {
           connection: queueConnection,
           prefix: bullmqPrefix(load().config.bullmqPrefix, target),
         });

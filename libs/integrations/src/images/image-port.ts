@@ -25,8 +25,6 @@ export interface ImagePortOptions {
   filter?: (task: ImageFilterTask, signal: AbortSignal) => Promise<ImageFilterOutcome>;
 }
 
-/** Image ids are 128 random bits, base64url. */
-export const IMAGE_ID_PATTERN = /^[A-Za-z0-9_-]{22}$/;
 
 export function createImagePort(options: ImagePortOptions): ImagePort {
   const ttlSeconds = options.ttlSeconds ?? DEFAULT_IMAGE_TTL_SECONDS;

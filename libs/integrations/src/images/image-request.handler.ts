@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ERROR_STATUS, errorBody, type ErrorCode } from '@flowgate/contracts';
-import { IMAGE_ID_PATTERN } from './image-port';
-import type { ImageStore } from './image-store';
+import { IMAGE_ID_PATTERN, type ImageStore } from './image-store';
 
 const PATH = /^\/_images\/([^/?#]+)\.png$/;
 

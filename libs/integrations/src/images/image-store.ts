@@ -1,6 +1,9 @@
 import { imageKey } from '@flowgate/contracts';
 import type { RedisClient } from '@flowgate/platform';
 
+/** Image ids are 128 random bits, base64url. */
+export const IMAGE_ID_PATTERN = /^[A-Za-z0-9_-]{22}$/;
+
 export interface StoredImage {
   png: Buffer;
   /** Seconds until it expires; null when it does not expire. */

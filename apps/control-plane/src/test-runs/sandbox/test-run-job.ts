@@ -15,7 +15,7 @@ export interface SandboxSettings {
   encryptionKey: string;
   previousEncryptionKey: string | undefined;
   dataUrl: string;
-  flow: { timeoutMs: number; limits: FlowLimits; workerThreads: number; workerQueue: number; workerTaskMs: number };
+  flow: { timeoutMs: number; limits: FlowLimits; workerQueue: number; workerTaskMs: number };
   logLevel: string;
 }
 

@@ -3,9 +3,10 @@ import './data.css';
 import { Link } from 'react-router';
 import { useTables } from '../../api/tables';
 import type { DataTable } from '../../api/types';
+import { ListTable } from '../../ui/list-table';
 import { useCurrentProject } from '../../ui/use-current-project';
 import { RelativeTime } from '../../ui/relative-time';
-import { EmptyState, QueryState } from '../../ui/states';
+import { ListState } from '../../ui/states';
 import { useDocumentTitle } from '../../ui/use-document-title';
 import { NewTableDialog } from './new-table-dialog';
 
@@ -30,17 +31,9 @@ export function DataPage() {
           </button>
         </div>
       </div>
-      <QueryState query={tables} label="Loading tables…">
-        {(items) =>
-          items.length === 0 ? (
-            <EmptyState title="No tables yet">
-              <span>New table creates one: name it, add its columns, then add rows here or from a flow.</span>
-            </EmptyState>
-          ) : (
-            <TablesList projectId={project.id} tables={items} />
-          )
-        }
-      </QueryState>
+      <ListState query={tables} label="Loading tables…" emptyTitle="No tables yet" emptyHint="New table creates one: name it, add its columns, then add rows here or from a flow.">
+        {(items) => <TablesList projectId={project.id} tables={items} />}
+      </ListState>
       {creating && <NewTableDialog projectId={project.id} onClose={() => setCreating(false)} />}
     </section>
   );
@@ -48,33 +41,22 @@ export function DataPage() {
 
 function TablesList({ projectId, tables }: { projectId: string; tables: DataTable[] }) {
   return (
-    <div className="table-wrap">
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col" className="numeric">
-              Rows
-            </th>
-            <th scope="col">Columns</th>
-            <th scope="col">Updated</th>
-          </tr>
-        </thead>
-        <tbody>
-          {tables.map((table) => (
-            <tr key={table.id}>
-              <td className="name">
-                <Link to={`/projects/${projectId}/data/${table.id}`}>{table.name}</Link>
-              </td>
-              <td className="numeric">{count.format(table.row_count)}</td>
-              <td className="muted">{table.columns.map((column) => column.name).join(', ') || '—'}</td>
-              <td>
-                <RelativeTime iso={table.updated_at} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <ListTable
+      columns={['Name', { key: 'Rows', label: 'Rows', className: 'numeric' }, 'Columns', 'Updated']}
+      items={tables}
+      rowKey={(table) => table.id}
+      cells={(table) => (
+        <>
+          <td className="name">
+            <Link to={`/projects/${projectId}/data/${table.id}`}>{table.name}</Link>
+          </td>
+          <td className="numeric">{count.format(table.row_count)}</td>
+          <td className="muted">{table.columns.map((column) => column.name).join(', ') || '—'}</td>
+          <td>
+            <RelativeTime iso={table.updated_at} />
+          </td>
+        </>
+      )}
+    />
   );
 }

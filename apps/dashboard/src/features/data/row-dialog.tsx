@@ -1,5 +1,4 @@
 import { type FormEvent, useId, useState } from 'react';
-import { errorMessage } from '../../api/api-error';
 import { useSaveRow } from '../../api/tables';
 import type { DataTable, Row, TableColumn } from '../../api/types';
 import { useAnnounce } from '../../ui/announcer';
@@ -7,6 +6,7 @@ import { Dialog } from '../../ui/dialog';
 import { Field } from '../../ui/field';
 import { type RowForm, rowFormOf, rowValuesOf } from './row-values';
 import { serverValueProblems } from './server-problems';
+import { FormError } from '../../ui/form-error';
 
 /** `Add row` (no `row`) and `Edit row`: one field per column, labelled by its name, and `Save row`. */
 export function RowDialog({ projectId, table, row, onClose }: { projectId: string; table: DataTable; row: Row | null; onClose: () => void }) {
@@ -59,11 +59,7 @@ export function RowDialog({ projectId, table, row, onClose }: { projectId: strin
             error={problems.get(column.name) ?? server.get(column.name)}
           />
         ))}
-        {save.error ? (
-          <p className="form-error" role="alert">
-            {errorMessage(save.error)}
-          </p>
-        ) : null}
+        <FormError error={save.error} />
       </form>
     </Dialog>
   );

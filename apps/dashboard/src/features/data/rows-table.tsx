@@ -1,5 +1,5 @@
 import type { DataTable, Row } from '../../api/types';
-import { ActionsHeader } from '../../ui/row-actions';
+import { ListTable, NoValue } from '../../ui/list-table';
 import { cellText } from './row-values';
 
 /** "2026-11-24 09:30:05" in the viewer's time zone: short enough for two columns of them; the ISO time is on hover. */
@@ -11,55 +11,44 @@ const stamp = (iso: string) => {
 
 /** The rows: `id`, the table's columns, `created_at`, `updated_at`, and `Edit row` / `Delete row` on each. */
 export function RowsTable({ table, rows, onEdit, onDelete }: { table: DataTable; rows: Row[]; onEdit: (row: Row) => void; onDelete: (row: Row) => void }) {
+  const columns = table.columns.map((column) => ({ key: `column ${column.name}`, label: column.name, className: column.type === 'number' ? 'numeric' : undefined, title: column.type }));
   return (
-    <div className="table-wrap">
-      <table className="rows-table">
-        <thead>
-          <tr>
-            <th scope="col">id</th>
-            {table.columns.map((column) => (
-              <th key={column.name} scope="col" className={column.type === 'number' ? 'numeric' : undefined} title={column.type}>
-                {column.name}
-              </th>
-            ))}
-            <th scope="col">created_at</th>
-            <th scope="col">updated_at</th>
-            <ActionsHeader />
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row.id}>
-              <td className="row-id" title={row.id}>
-                <code>{row.id}</code>
+    <ListTable
+      className="rows-table"
+      columns={['id', ...columns, 'created_at', 'updated_at']}
+      actions
+      items={rows}
+      rowKey={(row) => row.id}
+      cells={(row) => (
+        <>
+          <td className="row-id" title={row.id}>
+            <code>{row.id}</code>
+          </td>
+          {table.columns.map((column) => {
+            const text = cellText(row[column.name]);
+            return (
+              <td key={column.name} className={column.type === 'number' ? 'numeric cell' : 'cell'} title={text.length > 40 ? text : undefined}>
+                {text === '' ? <NoValue /> : text}
               </td>
-              {table.columns.map((column) => {
-                const text = cellText(row[column.name]);
-                return (
-                  <td key={column.name} className={column.type === 'number' ? 'numeric cell' : 'cell'} title={text.length > 40 ? text : undefined}>
-                    {text === '' ? <span className="muted">—</span> : text}
-                  </td>
-                );
-              })}
-              {[row.created_at, row.updated_at].map((iso, index) => (
-                <td key={index} className="time">
-                  <time dateTime={iso} title={iso}>
-                    {stamp(iso)}
-                  </time>
-                </td>
-              ))}
-              <td className="actions">
-                <button type="button" className="button secondary small" onClick={() => onEdit(row)}>
-                  Edit row
-                </button>{' '}
-                <button type="button" className="button ghost" onClick={() => onDelete(row)}>
-                  Delete row
-                </button>
-              </td>
-            </tr>
+            );
+          })}
+          {[row.created_at, row.updated_at].map((iso, index) => (
+            <td key={index} className="time">
+              <time dateTime={iso} title={iso}>
+                {stamp(iso)}
+              </time>
+            </td>
           ))}
-        </tbody>
-      </table>
-    </div>
+          <td className="actions">
+            <button type="button" className="button secondary small" onClick={() => onEdit(row)}>
+              Edit row
+            </button>{' '}
+            <button type="button" className="button ghost" onClick={() => onDelete(row)}>
+              Delete row
+            </button>
+          </td>
+        </>
+      )}
+    />
   );
 }

@@ -1,15 +1,15 @@
 import { useNavigate } from 'react-router';
-import { errorMessage } from '../../api/api-error';
 import { useCreateEndpoint, useDeleteEndpoint, useEndpoints } from '../../api/endpoints';
 import type { Endpoint } from '../../api/types';
 import { useCurrentProject } from '../../ui/use-current-project';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
-import { EmptyState, QueryState } from '../../ui/states';
+import { ListState } from '../../ui/states';
 import { usePendingDelete } from '../../ui/use-pending-delete';
 import { EndpointsTable } from './endpoints-table';
 import { freeEndpointPath } from './endpoint-status';
 import { ImportEndpoint } from './import-endpoint';
 import { useDocumentTitle } from '../../ui/use-document-title';
+import { FormError } from '../../ui/form-error';
 
 const START_ONLY = { nodes: [{ id: 'start', type: 'start', position: { x: 0, y: 0 } }], edges: [] };
 
@@ -48,22 +48,10 @@ export function EndpointsPage() {
           </button>
         </div>
       </div>
-      {create.error ? (
-        <p className="form-error" role="alert">
-          {errorMessage(create.error)}
-        </p>
-      ) : null}
-      <QueryState query={endpoints} label="Loading endpoints…">
-        {(items) =>
-          items.length === 0 ? (
-            <EmptyState title="No endpoints yet">
-              <span>New endpoint creates a draft and opens it in the Workshop.</span>
-            </EmptyState>
-          ) : (
-            <EndpointsTable projectId={project.id} endpoints={items} onDelete={deletion.ask} />
-          )
-        }
-      </QueryState>
+      <FormError error={create.error} />
+      <ListState query={endpoints} label="Loading endpoints…" emptyTitle="No endpoints yet" emptyHint="New endpoint creates a draft and opens it in the Workshop.">
+        {(items) => <EndpointsTable projectId={project.id} endpoints={items} onDelete={deletion.ask} />}
+      </ListState>
       {deleting && (
         <ConfirmDialog title={`Delete endpoint ${deleting.name}?`} onConfirm={deletion.confirm} onCancel={deletion.cancel} busy={remove.isPending} error={remove.error}>
           <p>

@@ -3,7 +3,7 @@ import { useApiKeys, useDeleteApiKey } from '../../api/api-keys';
 import type { ApiKey, CreatedApiKey } from '../../api/types';
 import { useCurrentProject } from '../../ui/use-current-project';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
-import { EmptyState, QueryState } from '../../ui/states';
+import { ListState } from '../../ui/states';
 import { usePendingDelete } from '../../ui/use-pending-delete';
 import { KeysTable } from './keys-table';
 import { NewKeyForm } from './new-key-form';
@@ -29,17 +29,9 @@ export function KeysPage() {
         </div>
       </div>
       <NewKeyForm projectId={project.id} onCreated={setCreated} />
-      <QueryState query={keys} label="Loading keys…">
-        {(items) =>
-          items.length === 0 ? (
-            <EmptyState title="No keys yet">
-              <span>Add a key above: endpoints with authentication user or admin need one.</span>
-            </EmptyState>
-          ) : (
-            <KeysTable keys={items} onDelete={deletion.ask} />
-          )
-        }
-      </QueryState>
+      <ListState query={keys} label="Loading keys…" emptyTitle="No keys yet" emptyHint="Add a key above: endpoints with authentication user or admin need one.">
+        {(items) => <KeysTable keys={items} onDelete={deletion.ask} />}
+      </ListState>
       <section className="card" aria-labelledby="usage-title">
         <h2 id="usage-title">Using a key</h2>
         <p className="muted">Send it as a bearer token:</p>

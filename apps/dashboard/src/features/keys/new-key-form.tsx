@@ -1,8 +1,9 @@
 import { type FormEvent, useId, useState } from 'react';
-import { errorMessage, isApiError } from '../../api/api-error';
+import { isApiError } from '../../api/api-error';
 import { useCreateApiKey } from '../../api/api-keys';
 import type { CreatedApiKey } from '../../api/types';
 import { Field } from '../../ui/field';
+import { FormError } from '../../ui/form-error';
 
 /** Name (≤ 50), Rate limit (per minute, default 60), Permission; the created key goes to `onCreated` (shown once). */
 export function NewKeyForm({ projectId, onCreated }: { projectId: string; onCreated: (created: CreatedApiKey) => void }) {
@@ -54,11 +55,7 @@ export function NewKeyForm({ projectId, onCreated }: { projectId: string; onCrea
           {create.isPending ? 'Adding…' : 'Add'}
         </button>
       </div>
-      {create.error && !problems?.details.length ? (
-        <p className="form-error" role="alert">
-          {errorMessage(create.error)}
-        </p>
-      ) : null}
+      <FormError error={problems?.details.length ? null : create.error} />
     </form>
   );
 }

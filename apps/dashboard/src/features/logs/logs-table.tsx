@@ -1,4 +1,5 @@
 import type { LogEntry } from '../../api/types';
+import { ListTable } from '../../ui/list-table';
 
 export const exactTime = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'medium' });
 const statusClass = (status: number) => (status >= 500 ? 'badge badge-error' : status >= 400 ? 'badge changed' : 'badge live');
@@ -6,45 +7,35 @@ const statusClass = (status: number) => (status >= 500 ? 'badge badge-error' : s
 /** Endpoint, Time, Method, Status, Duration (ms), newest first; `fresh` rows (Live) are marked. */
 export function LogsTable({ entries, fresh, onDetails }: { entries: LogEntry[]; fresh: ReadonlySet<string>; onDetails: (entry: LogEntry) => void }) {
   return (
-    <div className="table-wrap">
-      <table className="logs-table">
-        <thead>
-          <tr>
-            <th scope="col">Endpoint</th>
-            <th scope="col">Time</th>
-            <th scope="col">Method</th>
-            <th scope="col">Status</th>
-            <th scope="col">Duration (ms)</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {entries.map((entry) => (
-            <tr key={entry.id} className={fresh.has(entry.id) ? 'row-fresh' : undefined}>
-              <td>
-                <code>{entry.endpoint}</code>
-              </td>
-              <td>
-                <time dateTime={entry.time}>{exactTime.format(new Date(entry.time))}</time>
-              </td>
-              <td>
-                <span className="method">{entry.method}</span>
-              </td>
-              <td>
-                <span className={statusClass(entry.status)}>{entry.status}</span>
-              </td>
-              <td className="numeric">{entry.duration_ms.toFixed(entry.duration_ms < 10 ? 2 : 1)}</td>
-              <td className="row-actions">
-                <button type="button" className="button secondary small" onClick={() => onDetails(entry)} aria-label="Details" title={`Details of ${entry.method} ${entry.endpoint}`}>
-                  Details
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <ListTable
+      className="logs-table"
+      columns={['Endpoint', 'Time', 'Method', 'Status', 'Duration (ms)']}
+      actions
+      items={entries}
+      rowKey={(entry) => entry.id}
+      rowClassName={(entry) => (fresh.has(entry.id) ? 'row-fresh' : undefined)}
+      cells={(entry) => (
+        <>
+          <td>
+            <code>{entry.endpoint}</code>
+          </td>
+          <td>
+            <time dateTime={entry.time}>{exactTime.format(new Date(entry.time))}</time>
+          </td>
+          <td>
+            <span className="method">{entry.method}</span>
+          </td>
+          <td>
+            <span className={statusClass(entry.status)}>{entry.status}</span>
+          </td>
+          <td className="numeric">{entry.duration_ms.toFixed(entry.duration_ms < 10 ? 2 : 1)}</td>
+          <td className="row-actions">
+            <button type="button" className="button secondary small" onClick={() => onDetails(entry)} aria-label="Details" title={`Details of ${entry.method} ${entry.endpoint}`}>
+              Details
+            </button>
+          </td>
+        </>
+      )}
+    />
   );
 }

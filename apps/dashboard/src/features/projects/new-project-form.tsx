@@ -1,10 +1,11 @@
 import { type FormEvent, useEffect, useEffectEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { errorMessage, isApiError } from '../../api/api-error';
+import { isApiError } from '../../api/api-error';
 import { useCreateProject } from '../../api/projects';
 import { useAnnounce } from '../../ui/announcer';
 import { Field } from '../../ui/field';
 import { useSubdomainCheck } from './use-subdomain-check';
+import { FormError } from '../../ui/form-error';
 
 /** A subdomain suggestion from the name: "My Shop!" → "my-shop". */
 const suggest = (name: string) =>
@@ -83,11 +84,7 @@ export function NewProjectForm({ onCancel }: { onCancel: () => void }) {
         status={check.status}
         hint="The first part of the address clients call: lowercase letters, digits and hyphens, starting with a letter."
       />
-      {create.error && !serverError?.details.length ? (
-        <p className="form-error" role="alert">
-          {errorMessage(create.error)}
-        </p>
-      ) : null}
+      <FormError error={serverError?.details.length ? null : create.error} />
       <div className="dialog-actions">
         <button type="button" className="button secondary" onClick={onCancel}>
           Cancel

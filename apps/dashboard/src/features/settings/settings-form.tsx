@@ -1,5 +1,4 @@
 import { type FormEvent, useId, useState } from 'react';
-import { errorMessage } from '../../api/api-error';
 import { type IntegrationKind, useRemoveIntegration } from '../../api/integrations';
 import type { Integration, Project } from '../../api/types';
 import { useAnnounce } from '../../ui/announcer';
@@ -8,6 +7,7 @@ import { useSubdomainCheck } from '../projects/use-subdomain-check';
 import { IntegrationGroup } from './integration-group';
 import { draftOf, type SettingsDraft } from './save-settings';
 import { useSaveSettings } from './use-save-settings';
+import { FormError } from '../../ui/form-error';
 
 export function SettingsForm({ project, integrations }: { project: Project; integrations: Integration[] }) {
   const [draft, setDraft] = useState<SettingsDraft>(() => draftOf(project, integrations));
@@ -85,11 +85,7 @@ export function SettingsForm({ project, integrations }: { project: Project; inte
           hint="Sender domains verified with SendGrid, separated by commas (example.com, mail.example.com)."
         />
       </IntegrationGroup>
-      {formError || removeIntegration.error ? (
-        <p className="form-error" role="alert">
-          {errorMessage(formError ?? removeIntegration.error)}
-        </p>
-      ) : null}
+      <FormError error={formError || removeIntegration.error} />
       <div>
         <button type="submit" className="button" disabled={saving}>
           {saving ? 'Saving…' : 'Save'}

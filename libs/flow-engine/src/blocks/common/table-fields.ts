@@ -6,7 +6,7 @@ import type { FlowRun } from '../../runtime/flow-run';
 import { BlockFailure } from '../../runtime/run-errors';
 import type { TemplateAst } from '../../template/template-ast';
 import type { Resolver } from '../../template/template-resolver';
-import { valueSource, type ConfigKit, type KitMode, type PrepareContext } from '../block-definition';
+import { defineBlock, valueSource, type BlockDefinition, type ConfigKit, type ConfigSchemaFactory, type KitMode, type PrepareContext } from '../block-definition';
 import { portFailure } from './port-failure';
 
 /** The fields every table block shares; `table` is the table's name (the Workshop offers the project's tables). */
@@ -100,4 +100,47 @@ export function dataPort(run: FlowRun): DataPort {
 export function dataFailure(run: FlowRun, error: unknown): Error {
   if (error instanceof DataPortError && !run.signal.aborted) return error;
   return portFailure(run, error, 'the table operation');
+}
+
+/** What every table block's config has: the table, what the deploy checks read, and the name it keeps its result under. */
+type TableBlockConfig = Parameters<typeof checkTable>[0] & { ref: string };
+
+/**
+ * A block of the `tables` category: it runs after the previous block, is awaited (it calls the
+ * data port), is checked against the project's tables at deploy (`requiredValues`: every
+ * required column needs a value), and keeps under `ref` what its call returns — an object with
+ * `fields`, or a row (`fields: null`). A failed call is the flow's answer (`dataFailure`).
+ */
+export function defineTableBlock<Config extends TableBlockConfig>(block: {
+  type: string;
+  label: string;
+  description: string;
+  config: ConfigSchemaFactory;
+  fields: readonly string[] | null;
+  requiredValues?: boolean;
+  /** Once per prepared flow: the call the block makes on each run. */
+  prepare(config: Config, context: PrepareContext): (run: FlowRun, data: DataPort) => Promise<unknown>;
+}): BlockDefinition<Config> {
+  const { fields, requiredValues = false, prepare, ...definition } = block;
+  return defineBlock<Config>({
+    ...definition,
+    category: 'tables',
+    flow: 'next',
+    async: true,
+    outputs: ({ ref }) => [{ name: ref, fields, readableByName: false }],
+    check: (config, diagnostics, { context }) => checkTable(config, diagnostics, context, requiredValues ? { requiredValues } : {}),
+    prepare: (config, context) => {
+      const slot = context.variable(config.ref);
+      const call = prepare(config, context);
+      return async (run) => {
+        let result;
+        try {
+          result = await call(run, dataPort(run));
+        } catch (error) {
+          throw dataFailure(run, error);
+        }
+        run.keep(slot, result);
+      };
+    },
+  });
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { defineBlock, type ConfigKit, type KitMode } from '../block-definition';
+import type { ConfigKit, KitMode } from '../block-definition';
 import { refField } from '../common/fields';
-import { checkTable, dataFailure, dataPort, filterField, prepareFilter, tableField } from '../common/table-fields';
+import { defineTableBlock, filterField, prepareFilter, tableField } from '../common/table-fields';
 
 const config = <M extends KitMode>(kit: ConfigKit<M>) =>
   z.object({
@@ -12,27 +12,14 @@ const config = <M extends KitMode>(kit: ConfigKit<M>) =>
   });
 type DeleteRowsConfig = z.output<ReturnType<typeof config<'compiled'>>>;
 
-export const deleteRowsBlock = defineBlock<DeleteRowsConfig>({
+export const deleteRowsBlock = defineTableBlock<DeleteRowsConfig>({
   type: 'delete_rows',
   label: 'Delete Rows',
-  category: 'tables',
   description: 'Deletes the rows that match every condition: {result.REF.count} is how many.',
   config,
-  flow: 'next',
-  async: true,
-  outputs: ({ ref }) => [{ name: ref, fields: ['count'], readableByName: false }],
-  check: (config, diagnostics, { context }) => checkTable(config, diagnostics, context),
-  prepare: ({ table, filter, ref }, context) => {
-    const slot = context.variable(ref);
+  fields: ['count'],
+  prepare: ({ table, filter }, context) => {
     const conditions = prepareFilter(filter, context);
-    return async (run) => {
-      let count;
-      try {
-        count = await dataPort(run).delete(table, conditions(run), run.signal);
-      } catch (error) {
-        throw dataFailure(run, error);
-      }
-      run.keep(slot, { count });
-    };
+    return async (run, data) => ({ count: await data.delete(table, conditions(run), run.signal) });
   },
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { defineBlock, type ConfigKit, type KitMode } from '../block-definition';
+import type { ConfigKit, KitMode } from '../block-definition';
 import { refField } from '../common/fields';
-import { checkTable, dataFailure, dataPort, prepareValues, tableField, valuesField } from '../common/table-fields';
+import { defineTableBlock, prepareValues, tableField, valuesField } from '../common/table-fields';
 
 const config = <M extends KitMode>(kit: ConfigKit<M>) =>
   z.object({
@@ -11,27 +11,15 @@ const config = <M extends KitMode>(kit: ConfigKit<M>) =>
   });
 type InsertRowConfig = z.output<ReturnType<typeof config<'compiled'>>>;
 
-export const insertRowBlock = defineBlock<InsertRowConfig>({
+export const insertRowBlock = defineTableBlock<InsertRowConfig>({
   type: 'insert_row',
   label: 'Insert Row',
-  category: 'tables',
   description: 'Adds a row to a table: {result.REF} is the new row with its id.',
   config,
-  flow: 'next',
-  async: true,
-  outputs: ({ ref }) => [{ name: ref, fields: null, readableByName: false }],
-  check: (config, diagnostics, { context }) => checkTable(config, diagnostics, context, { requiredValues: true }),
-  prepare: ({ table, values, ref }, context) => {
-    const slot = context.variable(ref);
+  fields: null,
+  requiredValues: true,
+  prepare: ({ table, values }, context) => {
     const resolve = prepareValues(values, context);
-    return async (run) => {
-      let row;
-      try {
-        row = await dataPort(run).insert(table, resolve(run), run.signal);
-      } catch (error) {
-        throw dataFailure(run, error);
-      }
-      run.keep(slot, row);
-    };
+    return (run, data) => data.insert(table, resolve(run), run.signal);
   },
 });

@@ -2,6 +2,7 @@ import { RE2JS } from 're2js';
 import { hasOwn, setOwn } from '../../json';
 import { ValueTooLarge } from '../../runtime/run-errors';
 import { formatCount } from '../../runtime/value-size';
+import { programSizeFloor } from './program-size-floor';
 
 /**
  * User patterns run on RE2JS, a linear-time engine (no backtracking), so a pattern like
@@ -37,6 +38,9 @@ function flagBits(flags: string): number {
 }
 
 export function compilePattern(pattern: string, flags: string): CompiledPattern {
+  // Over the limit before compiling: refused without spending the compile time.
+  const floor = programSizeFloor(pattern);
+  if (floor > MAX_REGEX_PROGRAM_SIZE) return tooLarge(`at least ${formatCount(floor)}`);
   let regex: RE2JS;
   try {
     regex = RE2JS.compile(pattern, flagBits(flags));
@@ -44,15 +48,18 @@ export function compilePattern(pattern: string, flags: string): CompiledPattern 
     return { ok: false, reason: explain(pattern, error) };
   }
   const size = regex.programSize();
-  if (size > MAX_REGEX_PROGRAM_SIZE) {
-    return {
-      ok: false,
-      tooLarge: true,
-      reason: `it compiles to ${formatCount(size)} instructions; the limit is ${formatCount(MAX_REGEX_PROGRAM_SIZE)} (counted repetitions such as {0,1000} multiply the size of what they repeat)`,
-    };
-  }
+  if (size > MAX_REGEX_PROGRAM_SIZE) return tooLarge(formatCount(size));
   return { ok: true, pattern: new LinearPattern(regex, size) };
 }
+
+/** Whether a pattern not compiled yet is over the limit already by its text (programSizeFloor). */
+export const surelyTooLarge = (pattern: string): boolean => programSizeFloor(pattern) > MAX_REGEX_PROGRAM_SIZE;
+
+const tooLarge = (instructions: string): CompiledPattern => ({
+  ok: false,
+  tooLarge: true,
+  reason: `it compiles to ${instructions} instructions; the limit is ${formatCount(MAX_REGEX_PROGRAM_SIZE)} (counted repetitions such as {0,1000} multiply the size of what they repeat)`,
+});
 
 function explain(pattern: string, error: unknown): string {
   const reason = (error instanceof Error ? error.message : String(error)).replace(/^error parsing regexp: /, '');

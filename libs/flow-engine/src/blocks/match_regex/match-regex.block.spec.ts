@@ -59,6 +59,17 @@ describe('Match Regex block', () => {
     expect(result.type === 'error' && result.message).toMatch(/^Match Regex \(rx\): the pattern is not accepted by the linear-time regex engine: .*backreferences/);
   });
 
+  it('refuses a run-time pattern whose text is already over the size limit without handing it to another thread', async () => {
+    const flow = respondingFlow([{ id: 'rx', type: 'match_regex', config: { input: 'aaz', pattern: '{params.p}', ref: 'm' } }], {});
+    const endpoint = settings({ query_params: [{ key: 'p', default: null }] });
+    const match = jest.fn(() => Promise.reject(new Error('the pool was asked')));
+    const pattern = encodeURIComponent('((.)|b){0,1000}z'.repeat(8));
+    const result = await runFlow(flow, { settings: endpoint, request: request({ query: `p=${pattern}` }), ports: { regex: { match } } });
+    expect(result).toMatchObject({ type: 'error', status: 500, code: 'flow_error', node_id: 'rx' });
+    expect(result.type === 'error' && result.message).toMatch(/^Match Regex \(rx\): the pattern is too large to run: it compiles to at least 8,008 instructions; the limit is 3,000/);
+    expect(match).not.toHaveBeenCalled();
+  });
+
   it('keeps a group named __proto__ as plain data', async () => {
     const result = await match('(?<__proto__>x)', 'x');
     expect(Object.getPrototypeOf(result)).toBe(Object.prototype);

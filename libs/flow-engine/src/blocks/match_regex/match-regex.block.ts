@@ -6,7 +6,7 @@ import { formatCount } from '../../runtime/value-size';
 import { defineBlock, textSource, type ConfigKit, type KitMode } from '../block-definition';
 import { refField } from '../common/fields';
 import { portFailure } from '../common/port-failure';
-import { compilePattern, MATCH_RESULT_FIELDS, REGEX_FLAGS_PATTERN, type CompiledPattern } from './linear-regex';
+import { compilePattern, MATCH_RESULT_FIELDS, REGEX_FLAGS_PATTERN, surelyTooLarge, type CompiledPattern } from './linear-regex';
 
 const config = <M extends KitMode>(kit: ConfigKit<M>) =>
   z.object({
@@ -70,7 +70,8 @@ export const matchRegexBlock = defineBlock<MatchRegexConfig>({
       const port = run.ports.regex;
       let compiled = cache.peek(source);
       if (compiled === undefined) {
-        if (port !== undefined && costlyToCompile(source)) return offload(run, port, slot, { pattern: source, flags: config.flags, input: text });
+        // A pattern over the limit by its text alone is refused here, without a thread's time.
+        if (port !== undefined && costlyToCompile(source) && !surelyTooLarge(source)) return offload(run, port, slot, { pattern: source, flags: config.flags, input: text });
         compiled = cache.compile(source);
       }
       if (!compiled.ok) throw new BlockFailure(refusal(compiled));

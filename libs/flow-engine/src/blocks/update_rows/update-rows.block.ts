@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { defineBlock, type ConfigKit, type KitMode } from '../block-definition';
+import type { ConfigKit, KitMode } from '../block-definition';
 import { refField } from '../common/fields';
-import { checkTable, dataFailure, dataPort, filterField, prepareFilter, prepareValues, tableField, valuesField } from '../common/table-fields';
+import { defineTableBlock, filterField, prepareFilter, prepareValues, tableField, valuesField } from '../common/table-fields';
 
 const config = <M extends KitMode>(kit: ConfigKit<M>) =>
   z.object({
@@ -13,28 +13,18 @@ const config = <M extends KitMode>(kit: ConfigKit<M>) =>
   });
 type UpdateRowsConfig = z.output<ReturnType<typeof config<'compiled'>>>;
 
-export const updateRowsBlock = defineBlock<UpdateRowsConfig>({
+export const updateRowsBlock = defineTableBlock<UpdateRowsConfig>({
   type: 'update_rows',
   label: 'Update Rows',
-  category: 'tables',
   description: 'Sets values on the rows that match every condition: {result.REF.count} and {result.REF.rows}.',
   config,
-  flow: 'next',
-  async: true,
-  outputs: ({ ref }) => [{ name: ref, fields: ['rows', 'count'], readableByName: false }],
-  check: (config, diagnostics, { context }) => checkTable(config, diagnostics, context),
-  prepare: ({ table, filter, values, ref }, context) => {
-    const slot = context.variable(ref);
+  fields: ['rows', 'count'],
+  prepare: ({ table, filter, values }, context) => {
     const conditions = prepareFilter(filter, context);
     const resolve = prepareValues(values, context);
-    return async (run) => {
-      let rows;
-      try {
-        rows = await dataPort(run).update(table, conditions(run), resolve(run), run.signal);
-      } catch (error) {
-        throw dataFailure(run, error);
-      }
-      run.keep(slot, { count: rows.length, rows });
+    return async (run, data) => {
+      const rows = await data.update(table, conditions(run), resolve(run), run.signal);
+      return { count: rows.length, rows };
     };
   },
 });

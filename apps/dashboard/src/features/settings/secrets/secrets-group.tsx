@@ -3,7 +3,7 @@ import { useDeleteSecret, useSecrets } from '../../../api/secrets';
 import type { Secret } from '../../../api/types';
 import { useAnnounce } from '../../../ui/announcer';
 import { ConfirmDialog } from '../../../ui/confirm-dialog';
-import { EmptyState, QueryState } from '../../../ui/states';
+import { ListState } from '../../../ui/states';
 import { SecretFormDialog } from './secret-form-dialog';
 import { SecretsTable } from './secrets-table';
 
@@ -45,24 +45,18 @@ export function SecretsGroup({ projectId }: { projectId: string }) {
           Add secret
         </button>
       </div>
-      <QueryState query={secrets} label="Loading secrets…">
-        {(items) =>
-          items.length === 0 ? (
-            <EmptyState title="No secrets yet">
-              <span>Add one for each token or password your flows send to other services.</span>
-            </EmptyState>
-          ) : (
-            <SecretsTable
-              secrets={items}
-              onReplace={(secret) => setEditing({ mode: 'replace', secret })}
-              onDelete={(secret) => {
-                remove.reset();
-                setDeleting(secret);
-              }}
-            />
-          )
-        }
-      </QueryState>
+      <ListState query={secrets} label="Loading secrets…" emptyTitle="No secrets yet" emptyHint="Add one for each token or password your flows send to other services.">
+        {(items) => (
+          <SecretsTable
+            secrets={items}
+            onReplace={(secret) => setEditing({ mode: 'replace', secret })}
+            onDelete={(secret) => {
+              remove.reset();
+              setDeleting(secret);
+            }}
+          />
+        )}
+      </ListState>
       {editing && <SecretFormDialog projectId={projectId} replacing={editing.mode === 'replace' ? editing.secret : null} onClose={() => setEditing(null)} />}
       {deleting && (
         <ConfirmDialog title={`Delete secret ${deleting.name}?`} onConfirm={confirmDelete} onCancel={() => setDeleting(null)} busy={remove.isPending} error={remove.error}>
