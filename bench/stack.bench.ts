@@ -312,7 +312,7 @@ async function main(): Promise<void> {
     const backend = (await pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid;
     const pids: Pids = {
       apps,
-      kafka: kafkaBrokerPid(),
+      kafka: kafkaBrokerPid(Number(env.KAFKA_BROKERS.split(',')[0]!.split(':').pop())),
       redis: Number((/process_id:(\d+)/.exec(await redis.info('server')) ?? [])[1]) || null,
       postmaster: parentPid(backend),
     };

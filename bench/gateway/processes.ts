@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import http from 'node:http';
 
 export interface Probe {
@@ -51,16 +51,57 @@ export function cpuSeconds(pid: number | null): number {
   }
 }
 
-/** The pid of the shared Kafka broker (a `kafka.Kafka` JVM outside the fault drills' private ones), or null. */
-export function kafkaBrokerPid(): number | null {
+/**
+ * The pid of the Kafka broker (a `kafka.Kafka` JVM outside the fault drills' private ones), or
+ * null. With `port` and several brokers on the machine (other checkouts'), the one listening on
+ * that port: measuring another checkout's broker would say nothing about this one.
+ */
+export function kafkaBrokerPid(port?: number): number | null {
+  const brokers: number[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      if (cmdline.includes('kafka.Kafka') && !cmdline.includes('faultdrills')) return Number(entry);
+      if (cmdline.includes('kafka.Kafka') && !cmdline.includes('faultdrills')) brokers.push(Number(entry));
     } catch {
       // gone
     }
   }
-  return null;
+  if (brokers.length <= 1 || port === undefined) return brokers[0] ?? null;
+  const sockets = listeningSocketInodes(port);
+  return brokers.find((pid) => ownsSocket(pid, sockets)) ?? brokers[0]!;
+}
+
+/** Inodes of the TCP sockets listening on `port` (IPv4 and IPv6). */
+function listeningSocketInodes(port: number): Set<string> {
+  const inodes = new Set<string>();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let text = '';
+    try {
+      text = readFileSync(table, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n').slice(1)) {
+      const fields = line.trim().split(/\s+/);
+      // local_address is ADDR:PORT in hex; state 0A is LISTEN; field 9 is the inode.
+      if (fields.length > 9 && fields[3] === '0A' && parseInt(fields[1]!.split(':')[1]!, 16) === port) inodes.add(fields[9]!);
+    }
+  }
+  return inodes;
+}
+
+function ownsSocket(pid: number, inodes: Set<string>): boolean {
+  try {
+    return readdirSync(`/proc/${pid}/fd`).some((fd) => {
+      try {
+        const match = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+        return match !== null && inodes.has(match[1]!);
+      } catch {
+        return false;
+      }
+    });
+  } catch {
+    return false;
+  }
 }

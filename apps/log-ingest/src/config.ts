@@ -28,6 +28,9 @@ const schema = z
     LOG_INGEST_CONCURRENCY: env.positiveInt(6),
     LOG_INGEST_WRITERS: env.positiveInt(2),
     LOG_INGEST_RETRY_MAX_MS: env.positiveInt(5000),
+    // The niceness log-ingest gives itself at start (process-priority.ts): its work can wait, a
+    // gateway's requests on the same cores cannot. 0 = leave the priority as started.
+    LOG_INGEST_NICE: z.coerce.number({ error: 'must be a whole number' }).int().min(0, 'must be 0–19').max(19, 'must be 0–19').default(10),
     LOG_LEVEL: env.logLevel,
   })
   .refine((vars) => vars.KAFKA_LOG_TOPIC !== vars.KAFKA_LOG_DLQ_TOPIC, {
@@ -48,6 +51,7 @@ const schema = z
     concurrency: vars.LOG_INGEST_CONCURRENCY,
     writers: vars.LOG_INGEST_WRITERS,
     retryMaxMs: vars.LOG_INGEST_RETRY_MAX_MS,
+    nice: vars.LOG_INGEST_NICE,
     logLevel: vars.LOG_LEVEL,
   }));
 

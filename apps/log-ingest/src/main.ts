@@ -1,10 +1,13 @@
 import { checkKafka, checkPostgres, collectProcessMetrics, createLogger, exitOnStartupError, installShutdown, startHealthServer } from '@flowgate/platform';
 import { loadLogIngestConfig } from './config';
 import { createLogIngest } from './log-ingest';
+import { lowerOwnPriority } from './process-priority';
 
 async function main(): Promise<void> {
   const config = loadLogIngestConfig();
   const logger = createLogger('log-ingest', config.logLevel);
+  // Before any work starts: the threads started later inherit the main thread's niceness.
+  lowerOwnPriority(config.nice, logger);
   await checkPostgres(config.databaseUrl);
   await checkKafka(config.kafkaBrokers);
 

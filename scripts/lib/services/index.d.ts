@@ -96,6 +96,11 @@ export function pingRedis(host: string, port: number, timeoutMs?: number): Promi
 /** True when a broker of `brokers` (`host:port`) answers a metadata request. */
 export function kafkaAnswers(brokers: string[]): Promise<boolean>;
 
+/** The local broker's thread counts and intervals (server.properties lines), sized for one small machine. */
+export const BROKER_TUNING: readonly string[];
+/** The local broker's JVM flags unless KAFKA_JVM_OPTS replaces them. */
+export const KAFKA_JVM_OPTS_DEFAULT: string;
+
 /** The Kafka jars in .cache/kafka/libs, fetched with Maven when missing. */
 export function ensureKafkaJars(log?: ServiceLog, quiet?: boolean): void;
 

@@ -19,7 +19,7 @@ const { aptInstall } = require('./apt');
 const { ensureChromium } = require('./chromium');
 const { DEFAULTS, ServiceError, has, isAlive, makeLog, probeTcp, readStarted, root, runDir, startedFile } = require('./common');
 const { ensureKafka, ensureKafkaJars, kafkaAnswers, requestLogTopics, stopKafka } = require('./kafka');
-const { kafkaDir, kafkaLog, kafkaPidFile } = require('./kafka-broker');
+const { BROKER_TUNING, KAFKA_JVM_OPTS_DEFAULT, kafkaDir, kafkaLog, kafkaPidFile } = require('./kafka-broker');
 const { lockFile, withLock } = require('./lock');
 const { ensurePostgres, stopPostgres } = require('./postgres');
 const { ensureRedis, pingRedis, stopRedis } = require('./redis');
@@ -88,6 +88,9 @@ module.exports = /** @satisfies {typeof import('./index')} */ ({
   pingRedis,
   kafkaAnswers,
   ensureKafkaJars,
+  // For the fault drills' private brokers (test/faults/support/private-kafka.ts): the same tuning.
+  BROKER_TUNING,
+  KAFKA_JVM_OPTS_DEFAULT,
   isAlive,
   paths: { root, runDir, kafkaDir, kafkaLog, kafkaPidFile, startedFile, lockFile },
 });

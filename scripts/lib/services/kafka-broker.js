@@ -60,6 +60,14 @@ function kafkaUuid() {
 }
 
 /**
+ * Sized for one small machine with a handful of clients (docs/log-pipeline.md, "Third round: the
+ * broker"): every idle request handler and network thread wakes up to poll its queue, and the
+ * controller writes a no-op record to the metadata log every 500 ms by default. The fault
+ * drills' private brokers use the same (test/faults/support/private-kafka.ts).
+ */
+const BROKER_TUNING = ['num.network.threads=1', 'num.io.threads=2', 'background.threads=2', 'metadata.max.idle.interval.ms=5000'];
+
+/**
  * Writes server.properties and log4j2.properties into .cache/kafka for a broker on `port`
  * (its controller on KAFKA_CONTROLLER_PORT, else `port` + 1).
  * @param {number} port
@@ -88,6 +96,7 @@ function writeKafkaConfig(port) {
     'group.initial.rebalance.delay.ms=0',
     'log.retention.hours=24',
     'log.segment.bytes=67108864',
+    ...BROKER_TUNING,
     '',
   ].join('\n');
   const serverProperties = path.join(kafkaDir, 'server.properties');
@@ -135,6 +144,14 @@ function formatKafkaStorage(serverProperties, log) {
 }
 
 /**
+ * The broker's JVM flags (KAFKA_JVM_OPTS replaces them): the serial collector (no GC threads
+ * of its own; a small heap collects in milliseconds) and the C1 compiler only — a broker spends
+ * its time in system calls, and C2 spent more compiling in a fresh broker's first minutes than
+ * it ever saves (docs/log-pipeline.md, "Third round: the broker").
+ */
+const KAFKA_JVM_OPTS_DEFAULT = '-XX:+UseSerialGC -XX:TieredStopAtLevel=1';
+
+/**
  * Starts the broker on 127.0.0.1:`port`, detached (it outlives this process), and records its
  * pid in .run/kafka.pid. Resolves to the pid; the caller waits until it answers.
  * @param {number} port
@@ -152,13 +169,13 @@ async function startKafka(port, log, quiet) {
 
   log.step(`starting Kafka (KRaft, single node) on 127.0.0.1:${port}; log in .cache/kafka/server.log`);
   const heap = (process.env.KAFKA_HEAP_OPTS ?? '-Xmx512m -Xms128m').split(/\s+/).filter(Boolean);
+  const jvm = (process.env.KAFKA_JVM_OPTS ?? KAFKA_JVM_OPTS_DEFAULT).split(/\s+/).filter(Boolean);
   const out = fs.openSync(kafkaLog, 'w');
   const child = spawn(
     'java',
     [
       ...heap,
-      '-XX:+UseG1GC',
-      '-XX:MaxGCPauseMillis=20',
+      ...jvm,
       '-Djava.awt.headless=true',
       `-Dlog4j2.configurationFile=${log4j}`,
       `-Dkafka.logs.dir=${kafkaDir}`,
@@ -176,4 +193,4 @@ async function startKafka(port, log, quiet) {
   return child.pid;
 }
 
-module.exports = { kafkaDir, kafkaLog, kafkaPidFile, kafkaPid, kafkaJarsPresent, ensureKafkaJars, startKafka };
+module.exports = { BROKER_TUNING, KAFKA_JVM_OPTS_DEFAULT, kafkaDir, kafkaLog, kafkaPidFile, kafkaPid, kafkaJarsPresent, ensureKafkaJars, startKafka };

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { freePort, processAlive, sleep, waitUntil } from '@flowgate/testing';
-import { kafkaAnswers } from '../../../scripts/lib/services';
+import { BROKER_TUNING, KAFKA_JVM_OPTS_DEFAULT, kafkaAnswers } from '../../../scripts/lib/services';
 
 const root = resolve(__dirname, '..', '..', '..');
 const libs = join(root, '.cache', 'kafka', 'libs');
@@ -38,7 +38,7 @@ export class PrivateKafka {
     const out = openSync(this.logFile, 'a');
     this.child = spawn(
       'java',
-      ['-Xmx384m', '-Xms64m', '-XX:+UseG1GC', '-Djava.awt.headless=true', `-Dlog4j2.configurationFile=${join(this.dir, 'log4j2.properties')}`, '-cp', `${libs}/*`, 'kafka.Kafka', join(this.dir, 'server.properties')],
+      ['-Xmx384m', '-Xms64m', ...KAFKA_JVM_OPTS_DEFAULT.split(' '), '-Djava.awt.headless=true', `-Dlog4j2.configurationFile=${join(this.dir, 'log4j2.properties')}`, '-cp', `${libs}/*`, 'kafka.Kafka', join(this.dir, 'server.properties')],
       { cwd: this.dir, stdio: ['ignore', out, out] },
     );
     closeSync(out);
@@ -102,6 +102,8 @@ export class PrivateKafka {
         'share.coordinator.state.topic.replication.factor=1',
         'share.coordinator.state.topic.min.isr=1',
         'group.initial.rebalance.delay.ms=0',
+        // The threads and intervals of the broker the scripts run, so the drills exercise those.
+        ...BROKER_TUNING,
         '',
       ].join('\n'),
     );
