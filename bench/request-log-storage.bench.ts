@@ -9,6 +9,10 @@
  * sizes are the table's and its indexes' bytes per row at the end. No target: it prints
  * figures to compare (docs/database.md, "request_logs: partitions and retention").
  *
+ * BENCH_STORAGE_MIX=stack for the whole-stack bench's traffic (default: many projects, see
+ * below), BENCH_STORAGE_VARIANTS=<part of a name>,… to run only some, BENCH_STORAGE_ROLLUPS=off
+ * to leave the rollups out, BENCH_STORAGE_BATCH (750) rows per batch.
+ *
  * Linux only (/proc), and the PostgreSQL server must run on this machine.
  */
 import { randomUUID } from 'node:crypto';
