@@ -45,7 +45,7 @@ describe('migrations match prisma/schema.prisma', () => {
     expect(actual.tables[table]?.columns).toEqual(expected.tables[table].columns);
   });
 
-  it.each(tables)('table %s: primary key, unique and other indexes (names, column order, DESC)', (table) => {
+  it.each(tables)('table %s: primary key, unique and other indexes (names, column order, DESC, partial predicate)', (table) => {
     expect(actual.tables[table]?.indexes).toEqual(expected.tables[table].indexes);
   });
 
@@ -84,6 +84,18 @@ describe('migrations match prisma/schema.prisma', () => {
     it('notices an index whose sort order changed', () => {
       const changed = variant((s) => s.replace('@@index([projectId, path, time, id])', '@@index([projectId, path, time, id(sort: Desc)])'));
       expect(actual.tables.request_logs.indexes).not.toEqual(changed.tables.request_logs.indexes);
+    });
+
+    it('reads the predicate of a partial index from the schema and notices when it changes or goes', () => {
+      // Prisma's DMMF has no `where:`; the comparison reads it from the schema text.
+      const index = 'request_logs_project_id_status_time_id_idx';
+      expect(expected.tables.request_logs.indexes[index].where).toBe('(status <> 200)');
+      const changed = variant((s) => s.replace('where: raw("(status <> 200)")', 'where: raw("(status >= 400)")'));
+      expect(changed.tables.request_logs.indexes[index].where).toBe('(status >= 400)');
+      expect(actual.tables.request_logs.indexes).not.toEqual(changed.tables.request_logs.indexes);
+      const whole = variant((s) => s.replace(', where: raw("(status <> 200)")', ''));
+      expect(whole.tables.request_logs.indexes[index].where).toBeUndefined();
+      expect(actual.tables.request_logs.indexes).not.toEqual(whole.tables.request_logs.indexes);
     });
 
     it('notices a changed referential action', () => {

@@ -58,7 +58,9 @@ interface Window {
  * as the page is full. Each window prunes to its few partitions and is served by the
  * primary key (project_id, time, id) read backwards (a method filter along it), or the
  * (project_id, path|status, time, id) indexes, likewise read backwards for newest first;
- * windows are disjoint and visited in order, so the concatenation is in order.
+ * windows are disjoint and visited in order, so the concatenation is in order. The status
+ * index holds only the rows that are not a plain 200 (docs/database.md): a 200 or 2xx filter
+ * is read along the primary key, every other status through that index.
  */
 @Injectable()
 export class LogsRepository {
@@ -127,6 +129,8 @@ export class LogsRepository {
     const conditions = [Prisma.sql`project_id = ${filter.projectId}::uuid`, Prisma.sql`environment = ${filter.environment ?? 'live'}`];
     const { status } = filter;
     // One code keeps the (project_id, status, time) index's order; a class is a range of codes.
+    // The values reach PostgreSQL as parameters of an unnamed statement, planned with them: it
+    // sees that 404 or 400–499 lies within the partial status index (status <> 200).
     if (status !== undefined)
       conditions.push(status.min === status.max ? Prisma.sql`status = ${status.min}` : Prisma.sql`status BETWEEN ${status.min} AND ${status.max}`);
     if (filter.method !== undefined) conditions.push(Prisma.sql`method = ${filter.method}`);

@@ -115,6 +115,34 @@ function constraintName(table: string, columns: string[], suffix: 'pkey' | 'key'
   return `${base.slice(0, MAX_IDENTIFIER_LENGTH - suffix.length - 1)}_${suffix}`;
 }
 
+/**
+ * The `where: raw("…")` of each `@@index`/`@@unique` (the `partialIndexes` preview feature), by
+ * `model|column fields|map`: Prisma's DMMF leaves the predicate out, so it is read from the
+ * schema text. Written as PostgreSQL prints it (what `prisma db pull` writes), it compares as is.
+ */
+function partialIndexPredicates(schema: string): Map<string, string> {
+  const predicates = new Map<string, string>();
+  let model: string | null = null;
+  for (const line of schema.split('\n').map((l) => l.trim())) {
+    const start = /^model\s+(\w+)\s*\{/.exec(line);
+    if (start) model = start[1];
+    else if (line === '}') model = null;
+    if (!model || !/^@@(index|unique)\(/.test(line) || !/\bwhere\s*:/.test(line)) continue;
+    const raw = /\bwhere\s*:\s*raw\("((?:[^"\\]|\\.)*)"\)/.exec(line);
+    if (!raw) throw new Error(`schema-shape: ${model}: only \`where: raw("…")\` is mapped yet — ${line}`);
+    predicates.set(indexKey(model, fieldNames(line), /\bmap\s*:\s*"([^"]+)"/.exec(line)?.[1]), raw[1].replace(/\\(.)/g, '$1'));
+  }
+  return predicates;
+}
+
+/** The field names of an index attribute's list: `[projectId, time(sort: Desc)]` → projectId, time. */
+function fieldNames(attribute: string): string[] {
+  const list = /\(\s*\[([^\]]*)\]/.exec(attribute)?.[1] ?? '';
+  return list.replace(/\([^)]*\)/g, '').split(',').map((name) => name.trim());
+}
+
+const indexKey = (model: string, fields: string[], map: string | null | undefined) => `${model}|${fields.join(',')}|${map ?? ''}`;
+
 export function readDmmf(schemaPath: string): Dmmf {
   const schema = readFileSync(schemaPath, 'utf8');
   return JSON.parse(get_dmmf(JSON.stringify({ prismaSchema: [[schemaPath, schema]] }))) as Dmmf;
@@ -123,6 +151,7 @@ export function readDmmf(schemaPath: string): Dmmf {
 /** The database shape a Prisma migration of `schemaPath` would create. */
 export function expectedShape(schemaPath: string): SchemaShape {
   const { datamodel } = readDmmf(schemaPath);
+  const predicates = partialIndexPredicates(readFileSync(schemaPath, 'utf8'));
   const shape: SchemaShape = { enums: {}, tables: {} };
   const enumNames = new Map(datamodel.enums.map((e) => [e.name, e.dbName ?? e.name]));
   for (const e of datamodel.enums) shape.enums[e.dbName ?? e.name] = e.values.map((v) => v.dbName ?? v.name);
@@ -177,11 +206,14 @@ export function expectedShape(schemaPath: string): SchemaShape {
     const columns = index.fields.map((f) => columnName(model, f.name));
     const kind: IndexShape['kind'] = index.type === 'id' ? 'primary' : index.type === 'unique' ? 'unique' : 'index';
     const suffix = kind === 'primary' ? 'pkey' : kind === 'unique' ? 'key' : 'idx';
-    shape.tables[table].indexes[index.dbName ?? constraintName(table, columns, suffix)] = {
+    const expected: IndexShape = {
       kind,
       method: index.algorithm ? index.algorithm.toLowerCase() : 'btree',
       columns: index.fields.map((f, i) => (f.sortOrder === 'desc' ? `${columns[i]} DESC` : columns[i])),
     };
+    const where = predicates.get(indexKey(index.model, index.fields.map((f) => f.name), index.dbName));
+    if (where !== undefined) expected.where = where;
+    shape.tables[table].indexes[index.dbName ?? constraintName(table, columns, suffix)] = expected;
   }
   return shape;
 }

@@ -40,13 +40,13 @@ export async function introspectShape(db: Queryable): Promise<SchemaShape> {
     table(row.table).columns[row.column] = column;
   }
 
-  const indexes = await db.query<{ table: string; name: string; primary: boolean; unique: boolean; method: string; columns: string[]; partial: boolean }>(`
+  const indexes = await db.query<{ table: string; name: string; primary: boolean; unique: boolean; method: string; columns: string[]; predicate: string | null }>(`
     SELECT t.relname AS table, i.relname AS name, x.indisprimary AS primary, x.indisunique AS unique, am.amname AS method,
            array(SELECT coalesce(a.attname::text, '(expression)') || CASE WHEN x.indoption[k.ord - 1] & 1 = 1 THEN ' DESC' ELSE '' END
                    FROM unnest(x.indkey) WITH ORDINALITY AS k(attnum, ord)
                    LEFT JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum
                   ORDER BY k.ord) AS columns,
-           x.indpred IS NOT NULL AS partial
+           pg_get_expr(x.indpred, x.indrelid) AS predicate
       FROM pg_index x
       JOIN pg_class i ON i.oid = x.indexrelid
       JOIN pg_class t ON t.oid = x.indrelid
@@ -54,12 +54,8 @@ export async function introspectShape(db: Queryable): Promise<SchemaShape> {
       JOIN pg_am am ON am.oid = i.relam
      WHERE ${TABLE_FILTER}`);
   for (const row of indexes.rows) {
-    const index: IndexShape = {
-      kind: row.primary ? 'primary' : row.unique ? 'unique' : 'index',
-      // Prisma cannot express partial indexes; name them so the comparison shows the difference.
-      method: row.partial ? `${row.method} (partial)` : row.method,
-      columns: row.columns,
-    };
+    const index: IndexShape = { kind: row.primary ? 'primary' : row.unique ? 'unique' : 'index', method: row.method, columns: row.columns };
+    if (row.predicate !== null) index.where = row.predicate;
     table(row.table).indexes[row.name] = index;
   }
 

@@ -29,6 +29,8 @@ export interface IndexShape {
   method: string;
   /** Column names in key order, ` DESC` appended for descending ones. */
   columns: string[];
+  /** A partial index's predicate as `pg_get_expr` prints it (`(status <> 200)`); absent for a whole-table index. */
+  where?: string;
 }
 
 export type ReferentialAction = 'Cascade' | 'Restrict' | 'NoAction' | 'SetNull' | 'SetDefault';
