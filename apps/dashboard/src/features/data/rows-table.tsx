@@ -43,7 +43,7 @@ export function RowsTable({ table, rows, onEdit, onDelete }: { table: DataTable;
             <button type="button" className="button secondary small" onClick={() => onEdit(row)}>
               Edit row
             </button>{' '}
-            <button type="button" className="button ghost" onClick={() => onDelete(row)}>
+            <button type="button" className="button ghost small" onClick={() => onDelete(row)}>
               Delete row
             </button>
           </td>
