@@ -85,15 +85,21 @@ describe('Coalescer', () => {
     beforeEach(() => jest.useFakeTimers());
     afterEach(() => jest.useRealTimers());
 
-    it('flushes the first item at once, then at most one group per interval', async () => {
+    /** A coalescer paced at `minIntervalMs` that records the groups it flushes. */
+    function paced(minIntervalMs: number) {
       const flushed: number[][] = [];
       const coalescer = new Coalescer<number, void>(
         async (items) => {
           flushed.push(items);
           return items.map(() => undefined);
         },
-        { maxInFlight: 1, minIntervalMs: 1000 },
+        { maxInFlight: 1, minIntervalMs },
       );
+      return { coalescer, flushed };
+    }
+
+    it('flushes the first item at once, then at most one group per interval', async () => {
+      const { coalescer, flushed } = paced(1000);
       const first = coalescer.submit(1);
       await first;
       const rest = [2, 3, 4].map((n) => coalescer.submit(n));
@@ -105,14 +111,7 @@ describe('Coalescer', () => {
     });
 
     it('flushes what waits at once after hurry() (shutdown)', async () => {
-      const flushed: number[][] = [];
-      const coalescer = new Coalescer<number, void>(
-        async (items) => {
-          flushed.push(items);
-          return items.map(() => undefined);
-        },
-        { maxInFlight: 1, minIntervalMs: 60_000 },
-      );
+      const { coalescer, flushed } = paced(60_000);
       await coalescer.submit(1);
       const waiting = coalescer.submit(2);
       coalescer.hurry();

@@ -27,11 +27,12 @@ const system: PriorityControl = {
   },
   getGroup: () => {
     try {
-      // Only a session of our own (we or the supervisor that started us lead it): another
-      // session's autogroup holds other programs too (a terminal's shell and what it runs).
+      // Only a session we lead (`npm run up` and most supervisors start each app so): a session
+      // led by another program — an interactive shell that ran us, say — holds that shell and
+      // everything else it runs, which must not be slowed with us.
       const stat = readFileSync('/proc/self/stat', 'utf8');
       const session = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[3]);
-      if (session !== process.pid && session !== process.ppid) return null;
+      if (session !== process.pid) return null;
       const match = / nice (-?\d+)/.exec(readFileSync(AUTOGROUP, 'utf8'));
       return match ? Number(match[1]) : null;
     } catch {
