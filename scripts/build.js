@@ -16,6 +16,7 @@
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
+const { swcOptions } = require('./lib/swc-options');
 
 const root = path.resolve(__dirname, '..');
 
@@ -39,13 +40,6 @@ function sourceFiles(dir) {
     if (entry.isDirectory()) return sourceFiles(full);
     return isTestFile(entry.name) ? [] : [full];
   });
-}
-
-function swcOptions() {
-  const swcrc = JSON.parse(fs.readFileSync(path.join(root, '.swcrc'), 'utf8'));
-  delete swcrc.$schema;
-  const { paths } = JSON.parse(fs.readFileSync(path.join(root, 'tsconfig.base.json'), 'utf8')).compilerOptions;
-  return { ...swcrc, swcrc: false, sourceMaps: true, jsc: { ...swcrc.jsc, baseUrl: root, paths } };
 }
 
 /**

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-// Runs a TypeScript entry point through the SWC require hook (decorator metadata and the
-// tsconfig path aliases included): `node scripts/run-ts.js apps/gateway/src/main.ts [args]`.
+// Runs a TypeScript entry point through the SWC require hook (scripts/register-ts.js: decorator
+// metadata and the tsconfig path aliases included): `node scripts/run-ts.js apps/gateway/src/main.ts [args]`.
 const path = require('node:path');
 const root = path.resolve(__dirname, '..');
 process.chdir(root);
-require('@swc-node/register');
+require('./register-ts');
 const entry = process.argv[2];
 if (!entry) {
   console.error('usage: node scripts/run-ts.js <file.ts> [args…]');

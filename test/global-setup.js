@@ -55,7 +55,7 @@ module.exports = async function globalSetup() {
     SIGNUP_PER_ADDRESS_PER_HOUR: process.env.SIGNUP_PER_ADDRESS_PER_HOUR ?? '1000000',
   });
 
-  require('@swc-node/register');
+  require('../scripts/register-ts');
   const { migrate } = require('../libs/db/src/migrate');
   await migrate(process.env.DATABASE_URL, { quiet: true });
 };

@@ -71,7 +71,7 @@ describe('lowerOwnPriority', () => {
   (platform() === 'linux' ? it : it.skip)('renices the real process: every thread and its own autogroup end up at the niceness asked for', async () => {
     // In a child process of its own, so that the test runner keeps its priority.
     const script = `
-      require('@swc-node/register');
+      require(${JSON.stringify(resolve(__dirname, '../../../scripts/register-ts.js'))});
       const fs = require('node:fs');
       const { lowerOwnPriority } = require(${JSON.stringify(resolve(__dirname, 'process-priority.ts'))});
       lowerOwnPriority(19, { warn: (...a) => console.error(a), debug: () => {} });

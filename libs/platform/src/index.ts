@@ -9,3 +9,4 @@ export * from './secret-box';
 export * from './redis';
 export * from './data-config';
 export * from './process-metrics';
+export * from './typescript-hook';

@@ -1,4 +1,4 @@
-import type { Logger } from '@flowgate/platform';
+import { TYPESCRIPT_HOOK, type Logger } from '@flowgate/platform';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { eventLine, type FromWorker, type KafkaWorkerData, type LogStats, type ToWorker } from './kafka-worker-protocol';
@@ -117,10 +117,10 @@ function limits(data: KafkaWorkerData): { maxYoungGenerationSizeMb: number; maxO
   return { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 64 + Math.ceil(data.maxEvents / 1000) };
 }
 
-/** Runs the compiled worker next to this file, or the TypeScript source through the SWC hook. */
+/** Runs the compiled worker next to this file, or the TypeScript source through the TypeScript hook (scripts/register-ts.js). */
 function spawnWorker(data: KafkaWorkerData): Worker {
   const options = { workerData: data, resourceLimits: limits(data) };
   if (__filename.endsWith('.js')) return new Worker(path.join(__dirname, 'kafka-worker.js'), options);
   const source = path.join(__dirname, 'kafka-worker.ts');
-  return new Worker(`require('@swc-node/register'); require(${JSON.stringify(source)});`, { ...options, eval: true });
+  return new Worker(`require(${JSON.stringify(TYPESCRIPT_HOOK)}); require(${JSON.stringify(source)});`, { ...options, eval: true });
 }

@@ -10,7 +10,7 @@ const ROOT = path.resolve(__dirname, '../../../..');
 const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(FLOWGATE_EGRESS_|FLOWGATE_IMAGE_|FLOWGATE_SENDGRID_|ANTHROPIC_|EMAIL_QUEUE_|BULLMQ_)/.test(name)));
 
 function loadedAfter(script: string): string[] {
-  const output = execFileSync(process.execPath, ['-r', '@swc-node/register', '-e', script], { cwd: ROOT, encoding: 'utf8', env });
+  const output = execFileSync(process.execPath, ['-r', './scripts/register-ts.js', '-e', script], { cwd: ROOT, encoding: 'utf8', env });
   return JSON.parse(output.trim().split('\n').pop()!) as string[];
 }
 

@@ -1,4 +1,5 @@
 import type { RegexOutcome, RegexTask } from '@flowgate/flow-engine';
+import { TYPESCRIPT_HOOK } from '@flowgate/platform';
 import path from 'node:path';
 import { MessageChannel } from 'node:worker_threads';
 import Piscina from 'piscina';
@@ -38,11 +39,11 @@ const IDLE_MS = 30_000;
  * (fair-task-queue.ts), so Piscina's own queue stays empty.
  */
 export function createHeavyWorkPool(options: HeavyWorkPoolOptions): HeavyWorkPool {
-  // From TypeScript source (development, tests) the threads load the worker through the SWC hook.
+  // From TypeScript source (development, tests) the threads load the worker through the TypeScript hook.
   const compiled = __filename.endsWith('.js');
   const pool = new Piscina<HeavyTask, HeavyResult>({
     filename: path.join(__dirname, compiled ? 'heavy-work.worker.js' : 'heavy-work.worker.ts'),
-    execArgv: compiled ? [] : ['-r', '@swc-node/register'],
+    execArgv: compiled ? [] : ['-r', TYPESCRIPT_HOOK],
     minThreads: 0,
     maxThreads: options.threads,
     idleTimeout: IDLE_MS,

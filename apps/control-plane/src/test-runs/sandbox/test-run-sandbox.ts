@@ -1,3 +1,4 @@
+import { TYPESCRIPT_HOOK } from '@flowgate/platform';
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import path from 'node:path';
 import { MessageChannel } from 'node:worker_threads';
@@ -41,11 +42,11 @@ export class TestRunSandbox implements OnApplicationShutdown {
     };
     this.timeoutMs = config.flow.timeoutMs + TERMINATE_AFTER_DEADLINE_MS;
     this.heapMb = config.testRunSandbox.heapMb;
-    // From TypeScript source (development, tests) the threads load the worker through the SWC hook.
+    // From TypeScript source (development, tests) the threads load the worker through the TypeScript hook.
     const compiled = __filename.endsWith('.js');
     this.pool = new Piscina({
       filename: path.join(__dirname, compiled ? 'test-run.worker.js' : 'test-run.worker.ts'),
-      execArgv: compiled ? [] : ['-r', '@swc-node/register'],
+      execArgv: compiled ? [] : ['-r', TYPESCRIPT_HOOK],
       workerData: settings,
       // The integrations read FLOWGATE_EGRESS_*, ANTHROPIC_BASE_URL… from the environment: the
       // control plane's own, as this process sees it (a test's changes included).
