@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { rollupInsertSql } from '@flowgate/db';
 import { Pool } from 'pg';
+import { binaryCopyData } from './copy-binary';
 import { RequestLogRepository } from './request-log.repository';
 import { makeEvent } from '@flowgate/testing';
 
@@ -68,6 +69,36 @@ describe('request-log repository (real PostgreSQL)', () => {
     expect(await new RequestLogRepository(pool).write(events)).toEqual({ inserted: texts.length });
     const { rows } = await pool.query('SELECT path, query, message, error_node_id FROM request_logs WHERE project_id = $1 ORDER BY time', [project]);
     expect(rows).toEqual(texts.map((text) => ({ path: `/${text}`, query: text, message: text, error_node_id: text })));
+  });
+
+  it('stores the same rows whether a batch travels in binary (the gateway\'s times) or as text (a time in another form)', async () => {
+    const [binaryProject, textProject] = [newProject(), newProject()];
+    const [key, endpoint, otherEndpoint] = [randomUUID(), randomUUID().toUpperCase(), randomUUID()];
+    const shapes = (project: string) => [
+      makeEvent({ project_id: project, id: '6F9619FF-8B86-4011-B42D-00C04FC964FF', endpoint_id: endpoint, key_id: key, path: '/ünï/😀', method: 'PATCH', status: 201, duration_ms: 0.1, query: 'a=1&b=%20', environment: 'preview', time: '2026-11-20T10:00:00.123Z' }),
+      makeEvent({ project_id: project, id: '00000000-0000-0000-0000-000000000000', endpoint_id: null, status: 503, code: 'upstream', message: 'tab\tnewline\nback\\slash', error_node_id: 'n1', duration_ms: 1234.5678, time: '2026-11-20T10:00:00.999Z' }),
+      makeEvent({ project_id: project, id: 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', endpoint_id: otherEndpoint, duration_ms: 0, time: '2026-11-20T10:00:01.000Z' }),
+    ];
+    const textOnly = makeEvent({ project_id: textProject, time: '2026-11-20T12:00:01.5+02:00' });
+    const repository = new RequestLogRepository(pool);
+    // The first batch is one binaryCopyData takes, the second (with textOnly) one it declines.
+    expect(binaryCopyData(shapes(binaryProject))).not.toBeNull();
+    expect(binaryCopyData([...shapes(textProject), textOnly])).toBeNull();
+    await repository.write(shapes(binaryProject));
+    await repository.write([...shapes(textProject), textOnly]);
+    const stored = async (project: string) =>
+      (
+        await pool.query(
+          `SELECT id, time, endpoint_id, path, method, status, code, duration_ms, key_id, query, message, error_node_id, environment
+             FROM request_logs WHERE project_id = $1 AND id <> $2 ORDER BY id`,
+          [project, textOnly.id],
+        )
+      ).rows;
+    const asText = await stored(textProject);
+    expect(asText).toHaveLength(3);
+    expect(await stored(binaryProject)).toEqual(asText);
+    expect(asText[1]).toMatchObject({ id: '6f9619ff-8b86-4011-b42d-00c04fc964ff', key_id: key, path: '/ünï/😀', duration_ms: 0.1, environment: 'preview' });
+    expect(asText[1].time.toISOString()).toBe('2026-11-20T10:00:00.123Z');
   });
 
   it('adds every inserted row to the minute and hour rollups of the project and of its method and status', async () => {
