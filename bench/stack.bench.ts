@@ -38,7 +38,8 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Redis } from 'ioredis';
 import { Pool } from 'pg';
-import { processCpuSeconds, parentPid, postgresServerCpuSeconds, threadCpuSeconds } from './stack/cpu';
+import { processCpuSeconds, parentPid, postgresServerCpuSeconds, sampleDatabaseBackends, threadCpuSeconds } from './stack/cpu';
+import { drain, rowsInserted } from './stack/log-ingest-rows';
 import { createBenchProject, type BenchProject } from './stack/project';
 import { load, type LoadResult } from './gateway/load';
 import { startNodeRed } from './gateway/node-red';
@@ -50,7 +51,6 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const WARMUP_SECONDS = 3;
 const IDLE_SECONDS = 5;
-const DRAIN_TIMEOUT_MS = 180_000;
 const EXPECTED = JSON.stringify({ result: 'HELLO BENCH' });
 const KEY_LIMIT_PER_MIN = 1_000_000;
 const RATE = process.env.BENCH_RATE ? Number(process.env.BENCH_RATE) : undefined;
@@ -88,37 +88,6 @@ interface Pids {
   postmaster: number | null;
 }
 
-/**
- * CPU seconds of the stack's backends (those connected to its database), sampled every 500 ms
- * so that backends that come and go are counted from their first sample to their last.
- */
-function sampleStackBackends(pool: Pool): () => Promise<number> {
-  const seen = new Map<number, { first: number; last: number }>();
-  const sample = async () => {
-    const { rows } = await pool.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database()');
-    for (const { pid } of rows) {
-      const seconds = processCpuSeconds(pid);
-      if (Number.isNaN(seconds)) continue;
-      const entry = seen.get(pid);
-      if (entry) entry.last = seconds;
-      else seen.set(pid, { first: seconds, last: seconds });
-    }
-  };
-  let running = true;
-  const loop = (async () => {
-    while (running) {
-      await sample();
-      await sleep(500);
-    }
-  })();
-  return async () => {
-    running = false;
-    await loop;
-    await sample();
-    return [...seen.values()].reduce((sum, { first, last }) => sum + last - first, 0);
-  };
-}
-
 function cpuNow(pids: Pids): Omit<Cpu, 'postgres_stack_db'> {
   const cpu = Object.fromEntries(STACK_APPS.map((name) => [name, processCpuSeconds(pids.apps[name])])) as Record<(typeof STACK_APPS)[number], number>;
   return {
@@ -131,7 +100,7 @@ function cpuNow(pids: Pids): Omit<Cpu, 'postgres_stack_db'> {
 
 /** CPU seconds of each process over `during()`, and what it returned. */
 async function measureCpu<T>(pids: Pids, pool: Pool, during: () => Promise<T>): Promise<{ cpu: Cpu; threads: Record<string, number>; seconds: number; result: T }> {
-  const stopBackends = sampleStackBackends(pool);
+  const stopBackends = sampleDatabaseBackends(pool);
   const threadsBefore = threadCpuSeconds(pids.apps.gateway);
   const before = cpuNow(pids);
   const started = performance.now();
@@ -149,25 +118,6 @@ async function measureCpu<T>(pids: Pids, pool: Pool, during: () => Promise<T>): 
     threads[name] = (threads[name] ?? 0) + seconds - (threadsBefore.get(tid)?.seconds ?? 0);
   }
   return { cpu, threads, seconds, result };
-}
-
-async function rowsInserted(logIngestPort: string): Promise<number> {
-  const response = await fetch(`http://127.0.0.1:${logIngestPort}/metrics`);
-  const text = await response.text();
-  const match = /^flowgate_log_ingest_rows_inserted_total(?:\{[^}]*\})? (\d+(?:\.\d+)?(?:e\+\d+)?)$/m.exec(text);
-  if (!match) throw new Error('log-ingest /metrics has no flowgate_log_ingest_rows_inserted_total');
-  return Number(match[1]);
-}
-
-/** Waits until log-ingest has stored `count` more rows than `from`; returns the seconds it took. */
-async function drain(logIngestPort: string, from: number, count: number): Promise<number> {
-  const started = Date.now();
-  for (;;) {
-    const stored = (await rowsInserted(logIngestPort)) - from;
-    if (stored >= count) return (Date.now() - started) / 1000;
-    if (Date.now() - started > DRAIN_TIMEOUT_MS) throw new Error(`log pipeline: ${stored} of ${count} rows stored after ${DRAIN_TIMEOUT_MS / 1000} s`);
-    await sleep(100);
-  }
 }
 
 /**

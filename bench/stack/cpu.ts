@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import type { Pool } from 'pg';
 
 /** USER_HZ: /proc reports CPU time in clock ticks of 1/100 s on Linux. */
 const TICKS_PER_SECOND = 100;
@@ -69,4 +70,40 @@ export function postgresServerCpuSeconds(postmasterPid: number): number {
     if (fields !== null && Number(fields[1]) === postmasterPid) total += (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
   }
   return total;
+}
+
+/**
+ * CPU seconds of the PostgreSQL backends connected to `pool`'s database, sampled every 500 ms
+ * so that backends that come and go are counted from their first sample to their last; backends
+ * of `excludeApplication` (a benchmark's own queries) are left out. Call the returned function to
+ * stop sampling and get the total.
+ */
+export function sampleDatabaseBackends(pool: Pool, excludeApplication: string | null = null): () => Promise<number> {
+  const seen = new Map<number, { first: number; last: number }>();
+  const sample = async () => {
+    const { rows } = await pool.query<{ pid: number }>(
+      'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND ($1::text IS NULL OR application_name <> $1)',
+      [excludeApplication],
+    );
+    for (const { pid } of rows) {
+      const seconds = processCpuSeconds(pid);
+      if (Number.isNaN(seconds)) continue;
+      const entry = seen.get(pid);
+      if (entry) entry.last = seconds;
+      else seen.set(pid, { first: seconds, last: seconds });
+    }
+  };
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      await sample();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  })();
+  return async () => {
+    running = false;
+    await loop;
+    await sample();
+    return [...seen.values()].reduce((sum, { first, last }) => sum + last - first, 0);
+  };
 }

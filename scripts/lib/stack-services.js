@@ -32,7 +32,7 @@ function stackServices(env) {
     // A small young generation: see "Deployment notes" in docs/gateway.md.
     backend(env, 'gateway', env.GATEWAY_PORT, '/_readyz', ['--max-semi-space-size=4', '--single-threaded-gc']),
     // GC on the main thread, large young generation: see "Node flags" in docs/log-pipeline.md.
-    backend(env, 'log-ingest', env.LOG_INGEST_PORT, '/readyz', ['--single-threaded-gc', '--max-semi-space-size=32']),
+    backend(env, 'log-ingest', env.LOG_INGEST_PORT, '/readyz', ['--single-threaded-gc', '--max-semi-space-size=32', '--initial-old-space-size=128']),
     backend(env, 'worker', env.WORKER_PORT, '/readyz'),
     {
       name: 'dashboard',
