@@ -1,7 +1,6 @@
 import { PREVIEW_SUFFIX, type SecretMasker } from '@flowgate/contracts';
 import type { FlowRequest } from '@flowgate/flow-engine';
-import type { Logger } from '@flowgate/platform';
-import { randomUUID } from 'node:crypto';
+import { uuidV7, type Logger } from '@flowgate/platform';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { AdminRoutes } from './admin/admin-routes';
@@ -236,7 +235,8 @@ export class RequestHandler {
     this.deps.metrics.observeRequest(status, durationMs);
     if (res.projectId === null) return;
     const json = requestLogEventJson({
-      id: randomUUID(),
+      // Time-ordered: the Logs list (time, then id) shows requests of one millisecond in the order they ended.
+      id: uuidV7(),
       projectId: res.projectId,
       endpointId: res.endpointId,
       path: res.logPath,

@@ -14,5 +14,4 @@ export {
 export { importCsv, exportCsv, CsvRowError } from './table-csv';
 export { toStoredValue } from './column-values';
 export { qualifiedTable, projectSchemaName } from './storage-names';
-export { uuidV7, isUuid } from './uuid-v7';
 export { createDataPort } from './data-port';

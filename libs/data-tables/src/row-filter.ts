@@ -2,7 +2,7 @@ import { columnTypeOf, operatorProblem, VALUELESS_OPERATORS, type ColumnType, ty
 import { toStoredValue } from './column-values';
 import { DataError } from './data-error';
 import { quoteIdent } from './storage-names';
-import { isUuid } from './uuid-v7';
+import { isUuid } from '@flowgate/platform';
 
 /** Collects bound values; `add` returns the placeholder. */
 export class Params {

@@ -5,7 +5,7 @@ import { storedValues } from './column-values';
 import { DataError, dataErrorOf } from './data-error';
 import { Params, whereClause } from './row-filter';
 import { qualifiedTable, quoteIdent, type TableLocation } from './storage-names';
-import { isUuid, uuidV7 } from './uuid-v7';
+import { isUuid, uuidV7 } from '@flowgate/platform';
 
 /** A pool, or one connection inside a transaction (a CSV import). */
 export type Queryable = Pool | PoolClient;

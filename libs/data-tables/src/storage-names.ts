@@ -3,7 +3,7 @@
  * 32 hex digits). Storage names come from ids only — a table's or column's user-given name never
  * picks a schema — so a flow or request of one project cannot name another project's storage.
  */
-import { isUuid } from './uuid-v7';
+import { isUuid } from '@flowgate/platform';
 
 /** `"name"`, doubling any quote (identifiers are always quoted, even our own). */
 export const quoteIdent = (name: string): string => `"${name.replaceAll('"', '""')}"`;

@@ -10,3 +10,4 @@ export * from './redis';
 export * from './data-config';
 export * from './process-metrics';
 export * from './typescript-hook';
+export * from './uuid-v7';
