@@ -21,7 +21,12 @@ function migrationsHash() {
 
 module.exports = async function globalSetup() {
   const { ensureServices, DEFAULTS } = require('../scripts/lib/services');
-  await ensureServices({ postgres: true, redis: true, kafka: true, quiet: true });
+  // A Redis database of the tests' own (TEST_REDIS_URL, default database 12 of the local
+  // Redis): the suites' sign-ups and failed logins from 127.0.0.1 would otherwise count
+  // against the developer's stack (429 on the README's sign-up for an hour), and the
+  // control plane's lost-state tests reset keys (`fg:epoch`) that a running stack reads.
+  const redisUrl = process.env.TEST_REDIS_URL ?? `${DEFAULTS.redisUrl}/12`;
+  await ensureServices({ postgres: true, redis: true, kafka: true, quiet: true, redisUrl });
 
   const adminUrl = process.env.TEST_DATABASE_ADMIN_URL ?? DEFAULTS.databaseAdminUrl;
   const database = `flowgate_test_${migrationsHash()}`;
@@ -45,7 +50,7 @@ module.exports = async function globalSetup() {
     DATABASE_URL: url.toString(),
     // The tests' own data database (data tables' rows); the control plane creates and sets it up.
     DATA_DATABASE_URL: process.env.TEST_DATA_DATABASE_URL ?? Object.assign(new URL(url.toString()), { pathname: '/flowgate_test_data' }).toString(),
-    REDIS_URL: process.env.REDIS_URL ?? DEFAULTS.redisUrl,
+    REDIS_URL: redisUrl,
     KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? DEFAULTS.kafkaBrokers,
     FLOWGATE_ENCRYPTION_KEY: process.env.FLOWGATE_ENCRYPTION_KEY ?? '0'.repeat(64),
     FLOWGATE_SERVICE_TOKEN: process.env.FLOWGATE_SERVICE_TOKEN ?? 'test-service-token-0123456789abcdef',
