@@ -12,8 +12,11 @@
  * when the method still has the known shape (a later kafkajs is left alone).
  *
  * This file is its own entry point (`@flowgate/platform/kafkajs`): the gateway's request-log
- * worker thread loads it without the rest of the platform library.
+ * worker thread loads it without the rest of the platform library. It also exports the patch of
+ * kafkajs' produce encoding (kafkajs-produce-encoding.ts).
  */
+export { crc32c, speedUpKafkajsProduce } from './kafkajs-produce-encoding';
+
 interface RequestQueueInternals {
   pending: unknown[];
   throttledUntil: number;

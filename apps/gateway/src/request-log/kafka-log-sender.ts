@@ -1,5 +1,5 @@
 import type { Logger } from '@flowgate/platform';
-import { stopKafkajsIdleLoop } from '@flowgate/platform/kafkajs';
+import { speedUpKafkajsProduce, stopKafkajsIdleLoop } from '@flowgate/platform/kafkajs';
 import { Kafka, logLevel, Partitioners, type ICustomPartitioner, type Producer } from 'kafkajs';
 import type { LogBatchSender, LogMessage } from './log-batch-sender';
 import { packByProject } from './pack-messages';
@@ -49,6 +49,8 @@ export class KafkaLogSender implements LogBatchSender {
   constructor(private readonly options: KafkaLogSenderOptions) {
     // kafkajs 2.2.4 spins a 1 ms timer per idle broker connection (libs/platform/src/kafkajs-idle-loop.ts).
     if (!stopKafkajsIdleLoop()) options.logger.warn('kafkajs request queue not patched (unknown version): an idle producer polls every millisecond');
+    // Before the first produce request: a faster CRC-32C and encoders that do not zero-fill (libs/platform/src/kafkajs-produce-encoding.ts).
+    if (!speedUpKafkajsProduce()) options.logger.debug('kafkajs produce encoding not patched (unknown version, or it has produced already)');
     const kafkaLogger = options.logger.child({ component: 'kafkajs' });
     const kafka = new Kafka({
       clientId: options.clientId,
