@@ -57,6 +57,8 @@ export const gatewayConfigSchema = z.object({
   GATEWAY_LOG_BUFFER_MAX: env.positiveInt(100_000),
   /** How long a request-log event may wait for others before a batch goes to Kafka. */
   GATEWAY_LOG_LINGER_MS: env.positiveInt(50),
+  /** How request-log batches travel to Kafka: gzip (level 1, kafka-log-sender.ts) or none. */
+  GATEWAY_LOG_COMPRESSION: z.enum(['gzip', 'none'], { error: 'must be gzip or none' }).default('gzip'),
   /** How often the gateway compares `fg:config-seq` to catch a missed pub/sub message. */
   GATEWAY_CONFIG_POLL_MS: env.positiveInt(500),
   LOG_LEVEL: env.logLevel,

@@ -75,6 +75,7 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
           logLevel: config.LOG_LEVEL,
           maxEvents: config.GATEWAY_LOG_BUFFER_MAX,
           lingerMs: config.GATEWAY_LOG_LINGER_MS,
+          compression: config.GATEWAY_LOG_COMPRESSION,
         },
         logger,
       );

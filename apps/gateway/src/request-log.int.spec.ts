@@ -1,6 +1,7 @@
 import type { PublishedProject } from '@flowgate/contracts';
 import { createLogger } from '@flowgate/platform';
 import { Redis } from 'ioredis';
+import { CompressionCodecs, CompressionTypes } from 'kafkajs';
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -189,6 +190,36 @@ describe('gateway: request log on the real Kafka', () => {
     expect(events.map((e) => e.event.id)).toEqual(ids); // one partition per key: order kept
     expect(await buffer.close()).toBe(0);
   }, 40_000);
+
+  it('sends its events to Kafka gzip-compressed unless GATEWAY_LOG_COMPRESSION=none, and they read back as they were sent', async () => {
+    // This process reads the topic with kafkajs: count the batches its GZIP codec had to decompress.
+    const gzip = CompressionCodecs[CompressionTypes.GZIP];
+    let decompressed = 0;
+    CompressionCodecs[CompressionTypes.GZIP] = () => {
+      const codec = gzip() as { compress(encoder: unknown): Promise<Buffer>; decompress(buffer: Buffer): Promise<Buffer> };
+      return { compress: (encoder: unknown) => codec.compress(encoder), decompress: (buffer: Buffer) => (decompressed++, codec.decompress(buffer)) };
+    };
+    try {
+      for (const compression of ['gzip', 'none'] as const) {
+        decompressed = 0;
+        const topic = await newTopic();
+        const gateway = await spawnGateway({ KAFKA_LOG_TOPIC: topic, GATEWAY_LOG_COMPRESSION: compression });
+        try {
+          for (let i = 0; i < 5; i++) expect((await call(gateway.url, host, `/refuse?id=${i}`)).status).toBe(422);
+          const events = await readEvents(topic, 5);
+          expect(events.map(({ event }) => [event.path, event.query, event.message]).sort()).toEqual(
+            [0, 1, 2, 3, 4].map((i) => ['/refuse', `id=${i}`, `No order ${i}`]),
+          );
+          if (compression === 'gzip') expect(decompressed).toBeGreaterThan(0);
+          else expect(decompressed).toBe(0);
+        } finally {
+          await gateway.stop();
+        }
+      }
+    } finally {
+      CompressionCodecs[CompressionTypes.GZIP] = gzip;
+    }
+  }, 60_000);
 
   it('flushes buffered events when a gateway process gets SIGTERM', async () => {
     const topic = await newTopic();

@@ -13,7 +13,11 @@ export interface KafkaWorkerData {
   logLevel: string;
   maxEvents: number;
   lingerMs: number;
+  /** GATEWAY_LOG_COMPRESSION. */
+  compression: LogCompression;
 }
+
+export type LogCompression = 'gzip' | 'none';
 
 export interface LogStats {
   depth: number;

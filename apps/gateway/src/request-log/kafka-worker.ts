@@ -15,7 +15,7 @@ const port = parentPort!;
 // pino directly: the worker loads as little as it can (these logs carry no secrets).
 const logger = pino({ name: 'gateway', level: data.logLevel, base: { service: 'gateway', thread: 'request-log' } });
 const buffer = new RequestLogBuffer({
-  sender: new KafkaLogSender({ brokers: data.brokers, topic: data.topic, clientId: data.clientId, logger }),
+  sender: new KafkaLogSender({ brokers: data.brokers, topic: data.topic, clientId: data.clientId, compression: data.compression, logger }),
   logger,
   maxEvents: data.maxEvents,
   lingerMs: data.lingerMs,
