@@ -4,9 +4,16 @@ import { Client } from 'pg';
 export interface ThrowawayDatabase {
   name: string;
   url: string;
-  /** Drops the database, closing whatever connections are still open on it. */
+  /**
+   * Drops the database, closing whatever connections are still open on it — after up to 2 s
+   * for those already closing to go (`pool.end()` resolves before its backends have exited:
+   * terminated by the drop, a pool without an error listener throws an unhandled error).
+   */
   drop(): Promise<void>;
 }
+
+/** How long `drop()` waits for connections that are closing before it terminates them. */
+const CLOSING_GRACE_MS = 2000;
 
 function withDatabase(url: string, database: string): string {
   const parsed = new URL(url);
@@ -38,6 +45,14 @@ export async function createThrowawayDatabase(
   return {
     name,
     url: withDatabase(serverUrl, name),
-    drop: () => onServer(serverUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined),
+    drop: () =>
+      onServer(serverUrl, async (admin) => {
+        for (let waited = 0; waited < CLOSING_GRACE_MS; waited += 20) {
+          const { rows } = await admin.query<{ open: number }>('SELECT count(*)::int AS open FROM pg_stat_activity WHERE datname = $1', [name]);
+          if (rows[0]!.open === 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      }),
   };
 }
