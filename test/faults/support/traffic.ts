@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestLogEvent } from '@flowgate/contracts';
-import { Kafka, logLevel, Partitioners, type Producer } from 'kafkajs';
+import { CompressionTypes, Kafka, logLevel, Partitioners, type Producer } from 'kafkajs';
 import { makeEvent, sleep } from '@flowgate/testing';
 
 /**
@@ -64,7 +64,8 @@ export class Traffic {
       tick += 1;
       for (const event of events) this.attempted.add(event.id);
       const send = this.producer!
-        .send({ topic: this.topic, acks: -1, messages: events.map((e) => ({ key: e.project_id, value: JSON.stringify(e) })) })
+        // gzip-compressed batches, as the gateway sends them (GATEWAY_LOG_COMPRESSION's default).
+        .send({ topic: this.topic, acks: -1, compression: CompressionTypes.GZIP, messages: events.map((e) => ({ key: e.project_id, value: JSON.stringify(e) })) })
         .then(() => {
           for (const event of events) this.acknowledged.add(event.id);
         })
