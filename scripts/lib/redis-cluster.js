@@ -140,6 +140,9 @@ async function startRedisCluster(options = {}) {
         '--cluster-node-timeout', String(nodeTimeoutMs),
         // The other shards keep answering while one has no master (the gateway's 503 is per slot).
         '--cluster-require-full-coverage', 'no',
+        // A replica takes over whatever its link's age: Redis's default refuses when the link to
+        // the master was down for 10 node timeouts, which a loaded CI machine can reach.
+        '--cluster-replica-validity-factor', '0',
         '--save', '', '--appendonly', 'no', '--protected-mode', 'no',
       ],
       { stdio: 'ignore' },
@@ -168,8 +171,13 @@ async function startRedisCluster(options = {}) {
       () => ports.every((port) => cli(port, ['cluster', 'info']).includes('cluster_state:ok')),
       30_000,
     );
-    // Replicas must have synced before a failover drill can rely on them.
-    await waitFor('replicas in sync', () => ports.every((port) => !cli(port, ['info', 'replication']).includes('master_sync_in_progress:1')), 30_000);
+    // Replicas must have synced before a failover drill can rely on them: every replica's link
+    // to its master is up and no initial sync is in progress.
+    const synced = (port) => {
+      const info = cli(port, ['info', 'replication']);
+      return info.includes('role:master') || (info.includes('master_link_status:up') && !info.includes('master_sync_in_progress:1'));
+    };
+    await waitFor('replicas in sync', () => ports.every(synced), 30_000);
   } catch (error) {
     killAll();
     fs.rmSync(dir, { recursive: true, force: true });
