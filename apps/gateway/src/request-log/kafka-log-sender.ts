@@ -88,8 +88,10 @@ export class KafkaLogSender implements LogBatchSender {
           kafkaLogger[level === logLevel.ERROR || level === logLevel.WARN ? 'debug' : 'trace'](extra, message);
         },
     });
-    if (options.compression !== 'none') CompressionCodecs[CompressionTypes.GZIP] = () => GZIP_LEVEL_1;
-    this.compression = options.compression === 'none' ? CompressionTypes.None : CompressionTypes.GZIP;
+    const gzip = options.compression !== 'none';
+    // kafkajs looks codecs up in one table per process: the level-1 codec takes its GZIP slot.
+    if (gzip) CompressionCodecs[CompressionTypes.GZIP] = () => GZIP_LEVEL_1;
+    this.compression = gzip ? CompressionTypes.GZIP : CompressionTypes.None;
     this.producer = kafka.producer({
       idempotent: true,
       maxInFlightRequests: 1,

@@ -1,3 +1,5 @@
+import type { GatewayConfig } from '../config';
+
 /**
  * Messages between the gateway's HTTP thread and its request-log worker thread.
  *
@@ -17,7 +19,7 @@ export interface KafkaWorkerData {
   compression: LogCompression;
 }
 
-export type LogCompression = 'gzip' | 'none';
+export type LogCompression = GatewayConfig['GATEWAY_LOG_COMPRESSION'];
 
 export interface LogStats {
   depth: number;
