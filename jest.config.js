@@ -9,15 +9,15 @@
 const fs = require('node:fs');
 const swcrc = JSON.parse(fs.readFileSync(`${__dirname}/.swcrc`, 'utf8'));
 delete swcrc.$schema;
+const aliases = JSON.parse(fs.readFileSync(`${__dirname}/tsconfig.base.json`, 'utf8')).compilerOptions.paths;
 
 const shared = {
   rootDir: __dirname,
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '<rootDir>/apps/dashboard/e2e/'],
   transform: { '^.+\\.(t|j)sx?$': ['@swc/jest', { ...swcrc, sourceMaps: 'inline', swcrc: false }] },
   moduleNameMapper: {
-    '^@flowgate/(flow-engine|contracts|db|platform|integrations|data-tables|testing)$': '<rootDir>/libs/$1/src/index.ts',
-    '^@flowgate/platform/kafkajs$': '<rootDir>/libs/platform/src/kafkajs-idle-loop.ts',
-    '^@flowgate/integrations/flow-ports$': '<rootDir>/libs/integrations/src/flow-ports/index.ts',
+    // The path aliases of tsconfig.base.json (also read by scripts/lib/swc-options.js): one list.
+    ...Object.fromEntries(Object.entries(aliases).map(([alias, [file]]) => [`^${alias.replaceAll('/', '\\/')}$`, `<rootDir>/${file}`])),
     // A page's own stylesheet (import './x.css') means nothing to jsdom.
     '\\.css$': '<rootDir>/apps/dashboard/src/testing/style-stub.ts',
   },

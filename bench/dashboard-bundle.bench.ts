@@ -2,7 +2,7 @@
  * Size of the dashboard's first page: the production build (`vite build`), then the gzipped
  * JavaScript that /login loads before it can render — the entry script and every chunk it
  * preloads (index.html's <script type="module"> and <link rel="modulepreload">). Budget 150 KB
- * (DASHBOARD.md). Lazy chunks (every page after sign-in, the Workshop) are listed for context.
+ * (docs/dashboard.md). Lazy chunks (every page after sign-in, the Workshop) are listed for context.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';

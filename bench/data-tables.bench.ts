@@ -20,7 +20,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { DataColumn, PublishedProject } from '@flowgate/contracts';
 import { ColumnChange, createDataPool, createTableStorage, inTransaction, planColumns, qualifiedTable, setupDataDatabase, writeDataLimits } from '@flowgate/data-tables';
-import { type AppProcess, createThrowawayDatabase, freePort, publishedRoute, startProcess, TestPublisher, waitReady } from '@flowgate/testing';
+import { type AppProcess, createThrowawayDatabase, DEPLOYMENT_NODE_FLAGS, freePort, publishedRoute, startProcess, TestPublisher, waitReady } from '@flowgate/testing';
 import { Redis } from 'ioredis';
 import type { Pool } from 'pg';
 
@@ -174,7 +174,7 @@ async function main(): Promise<void> {
     const raw = startProcess('raw', ['bench/data-tables/raw-data-server.js', String(rawPort)], { ...process.env, BENCH_RAW_CONFIG: JSON.stringify({ url: database.url, poolSize: POOL_SIZE, select, from }) }, ROOT);
     const gateway = startProcess(
       'gateway',
-      ['--max-semi-space-size=4', '--single-threaded-gc', 'scripts/run-ts.js', 'apps/gateway/src/main.ts'],
+      [...DEPLOYMENT_NODE_FLAGS, 'scripts/run-ts.js', 'apps/gateway/src/main.ts'],
       {
         ...process.env,
         NODE_ENV: 'production',

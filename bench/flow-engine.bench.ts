@@ -15,6 +15,7 @@
  */
 import { RE2JS } from 're2js';
 import { compileFlow, executeFlow, prepareFlow, type FlowRequest, type FlowResult, type FlowTracer } from '@flowgate/flow-engine';
+import { best } from './cpu-rate';
 
 const PATTERN = '^(?<prefix>[A-Z]+)-(?<number>\\d+)';
 
@@ -81,36 +82,6 @@ function matchWithNative(text: string): Record<string, unknown> {
     captures: all.flatMap((m) => [m[1] ?? null, m[2] ?? null]),
     isMatch: all.length > 0,
   };
-}
-
-/**
- * Runs batches of executions for `ms` milliseconds of this process's CPU time and returns
- * executions per CPU-second: the figure for "one core", unaffected by other processes competing
- * for the machine (wall-clock figures are printed beside it).
- */
-async function measure(run: () => unknown, ms: number): Promise<{ perCpuSecond: number; perWallSecond: number }> {
-  const batch = 1000;
-  let count = 0;
-  const wallStart = process.hrtime.bigint();
-  const cpuStart = process.cpuUsage();
-  let cpuMicros = 0;
-  while (cpuMicros < ms * 1000) {
-    for (let i = 0; i < batch; i++) {
-      const result = run();
-      if (result instanceof Promise) await result;
-    }
-    count += batch;
-    const used = process.cpuUsage(cpuStart);
-    cpuMicros = used.user + used.system;
-  }
-  const wallSeconds = Number(process.hrtime.bigint() - wallStart) / 1e9;
-  return { perCpuSecond: count / (cpuMicros / 1e6), perWallSecond: count / wallSeconds };
-}
-
-async function best(run: () => unknown): Promise<{ perCpuSecond: number; perWallSecond: number }> {
-  await measure(run, 500); // warm-up: let V8 optimise
-  const rounds = [await measure(run, 1500), await measure(run, 1500), await measure(run, 1500)];
-  return rounds.reduce((top, round) => (round.perCpuSecond > top.perCpuSecond ? round : top));
 }
 
 /** Records what a test run's trace needs (block, times, stored value), reusing one array per run. */

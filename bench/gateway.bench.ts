@@ -23,7 +23,7 @@
  * plain JavaScript. BENCH_FROM_SOURCE=1 runs the gateway through scripts/run-ts.js instead
  * (same speed, ~90 MB more RSS for the SWC hook).
  * The gateway runs with the Node flags docs/gateway.md recommends for it (GATEWAY_NODE_FLAGS,
- * default `--max-semi-space-size=4 --single-threaded-gc`: a smaller young generation, ~45 MB
+ * default the deployed ones, scripts/lib/node-flags.js: a smaller young generation, ~45 MB
  * less RSS, and no GC helper threads competing for the cores).
  * Env: BENCH_SECONDS (10), BENCH_CONNECTIONS (50), BENCH_FROM_SOURCE, GATEWAY_NODE_FLAGS,
  * BENCH_TARGETS (comma list of public, keyed, node_red, public_cluster, keyed_cluster; default all; raw always runs, the
@@ -34,7 +34,7 @@ import path from 'node:path';
 import { freshnessKey } from '@flowgate/contracts';
 import { SecretBox } from '@flowgate/platform';
 import { Redis } from 'ioredis';
-import { type AppProcess, type Block, freePort, publishedRoute, startProcess, TestPublisher, waitReady } from '@flowgate/testing';
+import { type AppProcess, type Block, DEPLOYMENT_NODE_FLAGS, freePort, publishedRoute, startProcess, TestPublisher, waitReady } from '@flowgate/testing';
 import { ensureServices } from '../scripts/lib/services';
 import { startBenchCluster, type BenchCluster } from './gateway/cluster';
 import { load, type LoadResult } from './gateway/load';
@@ -49,7 +49,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const WARMUP_SECONDS = 3;
 const EXPECTED = JSON.stringify({ result: 'HELLO BENCH' });
 const FROM_SOURCE = process.env.BENCH_FROM_SOURCE === '1';
-const GATEWAY_NODE_FLAGS = (process.env.GATEWAY_NODE_FLAGS ?? '--max-semi-space-size=4 --single-threaded-gc').split(' ').filter(Boolean);
+const GATEWAY_NODE_FLAGS = process.env.GATEWAY_NODE_FLAGS?.split(' ').filter(Boolean) ?? DEPLOYMENT_NODE_FLAGS;
 const OPTIONAL_TARGETS = ['public', 'keyed', 'secrets_idle', 'secrets_read', 'node_red', 'public_cluster', 'keyed_cluster'] as const;
 const TARGETS = new Set(process.env.BENCH_TARGETS ? process.env.BENCH_TARGETS.split(',').map((name) => name.trim()) : OPTIONAL_TARGETS);
 for (const name of TARGETS) {

@@ -26,15 +26,18 @@ import { performance } from 'node:perf_hooks';
 import { connectProducer, createThrowawayDatabase, createTopic, makeEvent, sendEvents, testKafka, uniqueName } from '@flowgate/testing';
 import { migrate } from '@flowgate/db';
 import { createLogger } from '@flowgate/platform';
-import type { RequestLogEvent } from '@flowgate/contracts';
+import type { RequestLogDetails, RequestLogEvent } from '@flowgate/contracts';
 import { Partitioners, type Producer } from 'kafkajs';
 import { Pool } from 'pg';
 import { loadLogIngestConfig } from '../apps/log-ingest/src/config';
 import { createLogIngest, type LogIngest } from '../apps/log-ingest/src/log-ingest';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const EVENTS = Number(process.env.BENCH_LOG_EVENTS ?? 300_000);
 const RATE = Number(process.env.BENCH_LOG_RATE ?? 1000);
 const SECONDS = Number(process.env.BENCH_LOG_SECONDS ?? 20);
+/** `0`: events without `details`, as gateways sent them before the Logs page showed headers and bodies. */
+const DETAILS = process.env.BENCH_LOG_DETAILS !== '0';
 const TARGET = 20_000;
 /** Rollups may cost at most this share of the ingest rate. */
 const ROLLUP_MAX_COST = 0.15;
@@ -42,21 +45,37 @@ const ROLLUP_MAX_COST = 0.15;
 const baseConfig = loadLogIngestConfig();
 const kafka = testKafka(baseConfig.kafkaBrokers, 'flowgate-bench');
 const logger = createLogger('log-ingest-bench', process.env.LOG_LEVEL ?? 'warn');
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** What a gateway logs of a request (request-details.ts): a client's few headers, a POST's small JSON body, the answer's size. */
+function benchDetails(i: number, post: boolean, keyed: boolean): RequestLogDetails {
+  const headers: Array<[string, string]> = [
+    ['host', `shop-${i % 200}.flowgate.example`],
+    ['user-agent', 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36'],
+    ['accept', 'application/json'],
+  ];
+  if (keyed) headers.push(['authorization', '[redacted]']);
+  if (!post) return { headers, body: null, body_bytes: null, body_truncated: false, response_bytes: 40 + (i % 400) };
+  const body = `{"customer":"c-${i % 997}","items":[{"sku":"tea-${i % 31}","qty":${1 + (i % 5)}}],"note":"leave at the door"}`;
+  headers.push(['content-type', 'application/json'], ['content-length', String(body.length)]);
+  return { headers, body, body_bytes: body.length, body_truncated: false, response_bytes: 60 + (i % 200) };
+}
 
 /** A realistic mix: a few hundred projects, keys on most requests, some errors. */
 function benchEvent(i: number, projects: string[], keys: string[], time = new Date()): RequestLogEvent {
   const project = projects[i % projects.length];
   const failed = i % 20 === 0;
+  const post = i % 3 === 0;
+  const keyed = i % 4 !== 0;
   return makeEvent({
     project_id: project,
     path: `/endpoint-${i % 17}`,
-    method: i % 3 === 0 ? 'POST' : 'GET',
+    method: post ? 'POST' : 'GET',
     status: failed ? 429 : 200,
     code: failed ? 'rate_limited' : null,
     duration_ms: (i % 250) / 10,
-    key_id: i % 4 === 0 ? null : keys[i % keys.length],
+    key_id: keyed ? keys[i % keys.length] : null,
     time: time.toISOString(),
+    details: DETAILS ? JSON.stringify(benchDetails(i, post, keyed)) : null,
   });
 }
 
@@ -253,7 +272,7 @@ async function main(): Promise<void> {
     const { rows } = await pool.query<{ rows: string; distinct: string }>('SELECT count(*) AS rows, count(DISTINCT id) AS distinct FROM request_logs');
 
     // The same events again, stored without rollups into empty tables.
-    await pool.query('TRUNCATE request_logs, request_log_rollups');
+    await pool.query('TRUNCATE request_logs, request_log_rollups, request_log_rollup_deltas');
     const baseline = await measureThroughput(pool, database.url, preloaded, false);
     const perCpu = (run: typeof throughput) => (run.databaseCpu === null ? null : EVENTS / (run.nodeCpu + run.databaseCpu));
     const [withCpu, withoutCpu] = [perCpu(throughput), perCpu(baseline)];

@@ -25,7 +25,7 @@
  *     every 500 ms (the shared server also serves other work on a busy machine).
  * The warm-up's log rows are drained before the measurement starts. An idle window (nothing
  * sent) is measured first, to show what the machine's other work adds to each figure.
- * Goals (issue 25): public ≥ 0.50×, keyed ≥ 0.35× of raw; gateway ≥ 5× Node-RED; p99 < 10 ms;
+ * Goals: public ≥ 0.50×, keyed ≥ 0.35× of raw; gateway ≥ 5× Node-RED; p99 < 10 ms;
  * log-ingest ≤ 6 µs, PostgreSQL ≤ 6 µs, Kafka ≤ 3 µs of CPU per logged request.
  * Env: BENCH_SECONDS (10), BENCH_CONNECTIONS (50), BENCH_TARGETS (public, keyed, node_red;
  * default all), BENCH_KEEP_STACK=1 (leave a stack started here running), BENCH_RATE (req/s:
@@ -45,6 +45,7 @@ import { load, type LoadResult } from './gateway/load';
 import { startNodeRed } from './gateway/node-red';
 import { type AppProcess, freePort, startProcess, waitReady } from '@flowgate/testing';
 import { get, kafkaBrokerPid } from './gateway/processes';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const ROOT = path.resolve(__dirname, '..');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -72,7 +73,6 @@ const { recordedPid, childPid } = require(path.join(ROOT, 'scripts/lib/processes
   childPid(name: string): number | null;
 };
 const { stackEnv } = require(path.join(ROOT, 'scripts/lib/env')) as { stackEnv(): Record<string, string> };
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
 
 function stackCommand(command: 'up' | 'down'): void {

@@ -79,7 +79,10 @@ async function main() {
   }
 }
 
-main().catch((error) => {
-  process.stderr.write(`bench: ${error.message}\n`);
-  process.exit(1);
-});
+// On an older Node, run again on the project's Node 22 (scripts/lib/node-version.js).
+if (!require('./lib/node-version').rerunOnProjectNode()) {
+  main().catch((error) => {
+    process.stderr.write(`bench: ${error.message}\n`);
+    process.exit(1);
+  });
+}

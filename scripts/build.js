@@ -100,7 +100,8 @@ function main() {
   process.stderr.write(`[build] done in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 }
 
-if (require.main === module) {
+// On an older Node, run again on the project's Node 22 (scripts/lib/node-version.js).
+if (require.main === module && !require('./lib/node-version').rerunOnProjectNode()) {
   try {
     main();
   } catch (error) {

@@ -5,7 +5,8 @@
 // and copies exactly those into <outDir>, in the repository's layout, so `node
 // <outDir>/dist/apps/<app>/src/main.js` runs. The image then carries the app and the production
 // packages it uses, not the whole dependency tree (the gateway needs neither Nest nor Prisma). A traced package that is not in `dependencies` ends
-// the command with exit 1: production images hold production dependencies only.
+// the command with exit 1: production images hold production dependencies only. Beside them,
+// `<outDir>/node-flags` holds the app's Node flags (scripts/lib/node-flags.js) for the image's CMD.
 'use strict';
 
 const { execFileSync } = require('node:child_process');
@@ -14,6 +15,7 @@ const path = require('node:path');
 
 const root = path.resolve(__dirname, '..');
 const { BACKEND_APPS: APPS } = require('./build');
+const { nodeFlagsOf } = require('./lib/node-flags');
 
 /** Packages loaded by a computed name (Nest's HTTP driver), which the tracer cannot see. */
 const LOADED_BY_NAME = { 'control-plane': ['@nestjs/platform-express'] };
@@ -63,6 +65,8 @@ async function pack(app, outDir) {
     // The source maps of our own files (for --enable-source-maps).
     if (file.startsWith('dist/') && fs.existsSync(`${source}.map`)) fs.copyFileSync(`${source}.map`, `${target}.map`);
   }
+  // The app's deployed Node flags (scripts/lib/node-flags.js), which the Dockerfile's CMD passes to node.
+  fs.writeFileSync(path.join(outDir, 'node-flags'), `${nodeFlagsOf(app).join(' ')}\n`);
   if (app === 'control-plane') fs.cpSync(path.join(root, 'dist/prisma'), path.join(outDir, 'dist/prisma'), { recursive: true });
   const packages = new Set([...fileList].map(packageOf).filter(Boolean));
   const bytes = Number(execFileSync('du', ['-sb', outDir], { encoding: 'utf8' }).split('\t')[0]);

@@ -6,7 +6,7 @@
 //
 // It replaces @swc-node/register, which loads the whole TypeScript compiler (~18 MB of heap) to
 // read tsconfig.json and keeps it for the life of the process: every full garbage collection of
-// every app then marked it again (docs/log-pipeline.md, "Fourth round"). Stack traces point at
+// every app then marked it again (`npm run bench -- log-ingest-alone`). Stack traces point at
 // the TypeScript lines: the compiled code carries an inline source map, and Node's own
 // source-map support reads it when a stack trace is formatted.
 //

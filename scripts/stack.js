@@ -17,10 +17,10 @@ const { stackEnv } = require('./lib/env');
 const { ensureDependencies, ensurePrismaClient } = require('./lib/prepare');
 const { startService, stopRecorded, recordedPid, childPid, stalePid, logTail, exitReason, logFile, supervisorSawReady } = require('./lib/processes');
 const { stackServices, isReady, portTaken, urlSummary } = require('./lib/stack-services');
+const { setTimeout: sleep } = require('node:timers/promises');
 
 const root = path.resolve(__dirname, '..');
 const say = (line) => process.stderr.write(`[stack] ${line}\n`);
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const relative = (file) => path.relative(process.cwd(), file) || '.';
 
 /** A failure worth one line (and an exit code of 1), not a stack trace. */
@@ -238,9 +238,12 @@ async function main() {
   await commands[command]();
 }
 
-main().catch((error) => {
-  if (error.details?.tail) process.stderr.write(`--- last lines of ${relative(error.details.log)} ---\n${error.details.tail}\n---\n`);
-  // One line that names the problem: StackError, ServiceError, EnvError, a failed npm install.
-  process.stderr.write(`${error.message}\n`);
-  process.exit(1);
-});
+// On an older Node, run again on the project's Node 22 (scripts/lib/node-version.js).
+if (!require('./lib/node-version').rerunOnProjectNode()) {
+  main().catch((error) => {
+    if (error.details?.tail) process.stderr.write(`--- last lines of ${relative(error.details.log)} ---\n${error.details.tail}\n---\n`);
+    // One line that names the problem: StackError, ServiceError, EnvError, a failed npm install.
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  });
+}

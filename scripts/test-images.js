@@ -25,16 +25,16 @@ const { spawnSync } = require('node:child_process');
 const { randomBytes } = require('node:crypto');
 const fs = require('node:fs');
 const http = require('node:http');
-const net = require('node:net');
 const path = require('node:path');
 const { ensureServices, makeLog, withLock, aptInstall, has } = require('./lib/services');
 const { podman, ensurePodman, ensureBaseImage } = require('./lib/podman');
 const { ensureDependencies } = require('./lib/prepare');
+const { freePort } = require('./lib/free-port');
+const { setTimeout: sleep } = require('node:timers/promises');
 
 const root = path.resolve(__dirname, '..');
 const log = makeLog(false);
 const say = (line) => process.stdout.write(`[images] ${line}\n`);
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const APPS = ['control-plane', 'gateway', 'log-ingest', 'worker', 'dashboard'];
 const GATEWAY_MAX_MB = 250;
@@ -46,17 +46,6 @@ class DrillError extends Error {}
 
 function check(condition, message) {
   if (!condition) throw new DrillError(message);
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 // ---------------------------------------------------------------- images
@@ -194,15 +183,15 @@ async function readmeFlow(ports) {
     await sleep(100);
   }
   check(call.status === 200 && call.json?.message === 'Hello Ada', `the gateway answered ${call.status} ${call.text}`);
-  const logs = await waitFor('the call in the project logs', async () => {
+  const logs = await waitFor(async () => {
     const answer = await request(`${api}/projects/${project.json.id}/logs`, { headers: auth });
     return answer.status === 200 && (answer.json?.items ?? []).some((item) => item.endpoint === '/hello' && item.status === 200) ? answer : null;
-  });
+  }, 'the call in the project logs');
   say(`README flow: signed up, project ${subdomain}, endpoint deployed, gateway answered "${call.json.message}", the call is in the logs (${logs.json.items.length} entries)`);
   return { projectId: project.json.id, host };
 }
 
-async function waitFor(what, probe, timeoutMs = 60_000) {
+async function waitFor(probe, what, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -258,11 +247,11 @@ async function waitLogged(pool, projectId, tags, timeoutMs = 90_000) {
   const wanted = new Set([...tags].map((tag) => `name=${tag}`));
   let rows = [];
   await waitFor(
-    `${wanted.size} answered requests in request_logs`,
     async () => {
       ({ rows } = await pool.query('SELECT query, count(*)::int AS n FROM request_logs WHERE project_id = $1 AND query = ANY($2) GROUP BY query', [projectId, [...wanted]]));
       return rows.length === wanted.size;
     },
+    `${wanted.size} answered requests in request_logs`,
     timeoutMs,
   ).catch((error) => {
     const seen = new Set(rows.map((row) => row.query));
@@ -423,10 +412,13 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error) => {
-    process.stderr.write(`[images] FAILED: ${error instanceof DrillError ? error.message : error.stack}\n`);
-    process.exit(1);
-  },
-);
+// On an older Node, run again on the project's Node 22 (scripts/lib/node-version.js).
+if (!require('./lib/node-version').rerunOnProjectNode()) {
+  main().then(
+    () => process.exit(0),
+    (error) => {
+      process.stderr.write(`[images] FAILED: ${error instanceof DrillError ? error.message : error.stack}\n`);
+      process.exit(1);
+    },
+  );
+}

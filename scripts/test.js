@@ -112,4 +112,5 @@ async function main() {
   process.stdout.write(`\nnpm test: all ${stages.length} stages passed in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 }
 
-void main();
+// On an older Node, run again on the project's Node 22 (scripts/lib/node-version.js).
+if (!require('./lib/node-version').rerunOnProjectNode()) void main();

@@ -58,6 +58,9 @@ module.exports = async function globalSetup() {
     // The suites make hundreds of accounts from 127.0.0.1 (the stacks they start read it too);
     // the sign-up throttle's own test sets its limit on the app it starts.
     SIGNUP_PER_ADDRESS_PER_HOUR: process.env.SIGNUP_PER_ADDRESS_PER_HOUR ?? '1000000',
+    // Likewise wrong API keys: every suite's gateways count them under 127.0.0.1 in the shared
+    // Redis; the throttle's own test sets its limit on the gateway it starts.
+    KEY_FAILURES_PER_MINUTE: process.env.KEY_FAILURES_PER_MINUTE ?? '1000000',
   });
 
   require('../scripts/register-ts');

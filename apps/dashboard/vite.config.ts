@@ -1,4 +1,5 @@
 import react from '@vitejs/plugin-react';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
@@ -6,16 +7,18 @@ import { defineConfig } from 'vite';
 // browser sees one origin (cookies and CORS behave as in production behind one host).
 const controlPlane = process.env.CONTROL_PLANE_URL ?? 'http://localhost:3000';
 
-const lib = (name: string) => fileURLToPath(new URL(`../../libs/${name}/src/index.ts`, import.meta.url));
+/** The libraries shared with the backend, from source: tsconfig.json's `paths` is the one list. */
+const tsconfig = JSON.parse(readFileSync(new URL('./tsconfig.json', import.meta.url), 'utf8')) as { compilerOptions: { paths: Record<string, [string]> } };
+const aliases = Object.fromEntries(Object.entries(tsconfig.compilerOptions.paths).map(([name, [file]]) => [name, fileURLToPath(new URL(file, import.meta.url))]));
 
 /** The dashboard is never shown inside another site's frame (clickjacking); serve.js sends the same. */
 const NO_FRAMING = { 'X-Frame-Options': 'DENY', 'Content-Security-Policy': "frame-ancestors 'none'" };
 
 export default defineConfig({
   plugins: [react()],
-  // The libraries shared with the backend, from source (tsconfig.json `paths`). The build finds
-  // them through tsconfig; the dev server (npm start) does not, so they are spelled out here.
-  resolve: { alias: { '@flowgate/flow-engine': lib('flow-engine'), '@flowgate/contracts': lib('contracts') } },
+  // The build finds the shared libraries through tsconfig; the dev server (npm start) does not,
+  // so they are given to it from the same list.
+  resolve: { alias: aliases },
   server: {
     port: Number(process.env.DASHBOARD_PORT ?? 5173),
     strictPort: true,

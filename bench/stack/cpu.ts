@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import type { Pool } from 'pg';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** USER_HZ: /proc reports CPU time in clock ticks of 1/100 s on Linux. */
 const TICKS_PER_SECOND = 100;
@@ -97,7 +98,7 @@ export function sampleDatabaseBackends(pool: Pool, excludeApplication: string | 
   const loop = (async () => {
     while (running) {
       await sample();
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await sleep(500);
     }
   })();
   return async () => {

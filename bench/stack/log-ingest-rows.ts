@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 /** The longest a drain waits for log-ingest to store what was sent. */
 const DRAIN_TIMEOUT_MS = 180_000;
 
@@ -17,6 +18,6 @@ export async function drain(logIngestPort: string | number, from: number, count:
     const stored = (await rowsInserted(logIngestPort)) - from;
     if (stored >= count) return (Date.now() - started) / 1000;
     if (Date.now() - started > DRAIN_TIMEOUT_MS) throw new Error(`log pipeline: ${stored} of ${count} rows stored after ${DRAIN_TIMEOUT_MS / 1000} s`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
   }
 }

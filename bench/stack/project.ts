@@ -83,6 +83,7 @@ export async function createBenchProject(controlPlaneUrl: string, redis: Redis, 
     await call(api, `/projects/${id}`, { method: 'DELETE', token });
     await pool.query('DELETE FROM request_logs WHERE project_id = $1', [id]);
     await pool.query('DELETE FROM request_log_rollups WHERE project_id = $1', [id]);
+    await pool.query('DELETE FROM request_log_rollup_deltas WHERE project_id = $1', [id]);
   };
   try {
     for (const [path, auth] of [

@@ -1,3 +1,4 @@
+// @ts-check
 // What every repository command needs before it can run TypeScript: the npm dependencies and
 // the generated Prisma client. Each step is skipped when its output is already current.
 'use strict';
@@ -8,6 +9,7 @@ const path = require('node:path');
 
 const root = path.resolve(__dirname, '..', '..');
 
+/** @param {string} file */
 function mtime(file) {
   try {
     return fs.statSync(file).mtimeMs;
@@ -16,13 +18,14 @@ function mtime(file) {
   }
 }
 
+/** @param {string} command @param {string[]} args @param {string} what */
 function runOrThrow(command, args, what) {
   const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: process.env });
   if (result.status !== 0) throw new Error(`${what} failed (exit ${result.status ?? result.signal}) — see the output above`);
 }
 
 /** `npm install` when node_modules is missing or older than package-lock.json. */
-function ensureDependencies(log = (line) => process.stderr.write(`${line}\n`)) {
+function ensureDependencies(log = (/** @type {string} */ line) => process.stderr.write(`${line}\n`)) {
   const installed = path.join(root, 'node_modules', '.package-lock.json');
   const lock = path.join(root, 'package-lock.json');
   if (fs.existsSync(installed) && mtime(installed) >= mtime(lock)) return false;
@@ -38,7 +41,7 @@ function ensureDependencies(log = (line) => process.stderr.write(`${line}\n`)) {
 }
 
 /** `prisma generate` when the client is missing or older than the schema. */
-function ensurePrismaClient(log = (line) => process.stderr.write(`${line}\n`)) {
+function ensurePrismaClient(log = (/** @type {string} */ line) => process.stderr.write(`${line}\n`)) {
   const client = path.join(root, 'libs', 'db', 'src', 'generated', 'client.ts');
   const schema = path.join(root, 'prisma', 'schema.prisma');
   if (!fs.existsSync(schema)) return false;

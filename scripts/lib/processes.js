@@ -11,6 +11,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const readline = require('node:readline');
 const { isAlive, isSameProcess, startTimeOf } = require('./liveness');
+const { setTimeout: sleep } = require('node:timers/promises');
 
 const root = path.resolve(__dirname, '..', '..');
 const runDir = path.join(root, '.run');
@@ -18,7 +19,6 @@ const logDir = path.join(runDir, 'logs');
 
 const pidFile = (name) => path.join(runDir, `${name}.pid`);
 const logFile = (name) => path.join(logDir, `${name}.log`);
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const COLORS = ['\x1b[36m', '\x1b[35m', '\x1b[33m', '\x1b[32m', '\x1b[34m'];
 

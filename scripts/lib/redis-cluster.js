@@ -6,7 +6,8 @@
 //
 // Each node keeps its `nodes.conf` (cluster membership and slots) but no data, so a node
 // restarted with `restart()` comes back as the same member, empty: exactly "a shard that
-// lost its state". The node timeout is short (1 s) so a failover takes seconds, not 15 s.
+// lost its state". The node timeout is 1 s, shorter than the deployment's (deploy/redis/cluster.conf),
+// so a drill's failover takes seconds.
 'use strict';
 
 const { spawn, spawnSync } = require('node:child_process');
@@ -15,8 +16,11 @@ const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 const { isAlive } = require('./liveness');
+const { setTimeout: sleep } = require('node:timers/promises');
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+/** The settings every node of a Flowgate Redis Cluster runs with (also docker-compose.redis-cluster.yml). */
+const CLUSTER_CONF = path.join(__dirname, '..', '..', 'deploy', 'redis', 'cluster.conf');
+
 
 function canListen(port) {
   return new Promise((resolve) => {
@@ -59,7 +63,7 @@ function probe(port) {
   });
 }
 
-async function waitFor(what, check, timeoutMs) {
+async function waitFor(check, what, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`redis cluster: timed out waiting for ${what}`);
@@ -135,22 +139,17 @@ async function startRedisCluster(options = {}) {
     const child = spawn(
       'redis-server',
       [
-        '--port', String(port), '--bind', '127.0.0.1', '--dir', nodeDir,
-        '--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf',
+        // The cluster's settings (deploy/redis/cluster.conf), then this node's own.
+        CLUSTER_CONF,
+        '--port', String(port), '--bind', '127.0.0.1', '--dir', nodeDir, '--protected-mode', 'no',
         '--cluster-node-timeout', String(nodeTimeoutMs),
-        // The other shards keep answering while one has no master (the gateway's 503 is per slot).
-        '--cluster-require-full-coverage', 'no',
-        // A replica takes over whatever its link's age: Redis's default refuses when the link to
-        // the master was down for 10 node timeouts, which a loaded CI machine can reach.
-        '--cluster-replica-validity-factor', '0',
-        '--save', '', '--appendonly', 'no', '--protected-mode', 'no',
       ],
       { stdio: 'ignore' },
     );
     children.set(port, child);
     const owner = { pid: process.pid, nodes: [...children.values()].map((c) => c.pid) };
     fs.writeFileSync(path.join(dir, 'owner.json'), JSON.stringify(owner));
-    return waitFor(`redis-server on ${port}`, () => probe(port), 10_000);
+    return waitFor(() => probe(port), `redis-server on ${port}`, 10_000);
   };
 
   const killAll = () => {
@@ -167,8 +166,8 @@ async function startRedisCluster(options = {}) {
     );
     if (created.status !== 0) throw new Error(`redis-cli --cluster create failed: ${created.stdout}\n${created.stderr}`);
     await waitFor(
-      'cluster_state:ok on every node',
       () => ports.every((port) => cli(port, ['cluster', 'info']).includes('cluster_state:ok')),
+      'cluster_state:ok on every node',
       30_000,
     );
     // Replicas must have synced before a failover drill can rely on them: every replica's link
@@ -177,7 +176,7 @@ async function startRedisCluster(options = {}) {
       const info = cli(port, ['info', 'replication']);
       return info.includes('role:master') || (info.includes('master_link_status:up') && !info.includes('master_sync_in_progress:1'));
     };
-    await waitFor('replicas in sync', () => ports.every(synced), 30_000);
+    await waitFor(() => ports.every(synced), 'replicas in sync', 30_000);
   } catch (error) {
     killAll();
     fs.rmSync(dir, { recursive: true, force: true });
@@ -220,7 +219,7 @@ async function startRedisCluster(options = {}) {
     restart: launch,
     /** Waits until every live node reports `cluster_state:ok`. */
     waitHealthy: (timeoutMs = 30_000) =>
-      waitFor('cluster_state:ok', () => alive().every((port) => cli(port, ['cluster', 'info']).includes('cluster_state:ok')), timeoutMs),
+      waitFor(() => alive().every((port) => cli(port, ['cluster', 'info']).includes('cluster_state:ok')), 'cluster_state:ok', timeoutMs),
     cli,
     async stop() {
       process.removeListener('exit', killAll);

@@ -2,6 +2,7 @@
 'use strict';
 
 const path = require('node:path');
+const { nodeFlagsOf } = require('./node-flags');
 const { probeTcp } = require('./services');
 
 const root = path.resolve(__dirname, '..', '..');
@@ -29,10 +30,8 @@ function stackServices(env) {
   return [
     // The internal API (admin key relay) has its own loopback listener; /readyz answers once both listen.
     backend(env, 'control-plane', env.CONTROL_PLANE_PORT, '/readyz', [], { CONTROL_PLANE_INTERNAL_PORT: env.CONTROL_PLANE_INTERNAL_PORT }),
-    // A small young generation: see "Deployment notes" in docs/gateway.md.
-    backend(env, 'gateway', env.GATEWAY_PORT, '/_readyz', ['--max-semi-space-size=4', '--single-threaded-gc']),
-    // GC on the main thread, large young generation: see "Node flags" in docs/log-pipeline.md.
-    backend(env, 'log-ingest', env.LOG_INGEST_PORT, '/readyz', ['--single-threaded-gc', '--max-semi-space-size=32', '--initial-old-space-size=128']),
+    backend(env, 'gateway', env.GATEWAY_PORT, '/_readyz', nodeFlagsOf('gateway')),
+    backend(env, 'log-ingest', env.LOG_INGEST_PORT, '/readyz', nodeFlagsOf('log-ingest')),
     backend(env, 'worker', env.WORKER_PORT, '/readyz'),
     {
       name: 'dashboard',

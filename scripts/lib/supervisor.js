@@ -13,6 +13,10 @@
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
+const { setTimeout: sleep } = require('node:timers/promises');
+// The apps' one exponential backoff (libs/platform/src/backoff.ts), through the TypeScript hook.
+require('../register-ts');
+const { backoffMs } = require('../../libs/platform/src/backoff');
 
 const FIRST_BACKOFF_MS = 1000;
 const MAX_BACKOFF_MS = 30_000;
@@ -30,7 +34,8 @@ let child = null;
 let stopping = false;
 let everReady = false;
 let restarts = 0;
-let backoffMs = FIRST_BACKOFF_MS;
+/** Crashes since the service last ran for STABLE_MS: the backoff's exponent. */
+let failures = 0;
 let restartTimer = null;
 
 async function answersReady() {
@@ -50,7 +55,7 @@ async function watchFirstReady(current) {
       everReady = true;
       fs.writeFileSync(readyFile, `${process.pid}\n`);
       if (restarts === 0) say(`${spec.name} is ready; it is started again if it dies`);
-    } else await new Promise((resolve) => setTimeout(resolve, 500));
+    } else await sleep(500);
   }
 }
 
@@ -74,11 +79,11 @@ function start() {
       cleanUp();
       process.exit(code || 1);
     }
-    if (Date.now() - startedAt >= STABLE_MS) backoffMs = FIRST_BACKOFF_MS;
+    failures = Date.now() - startedAt >= STABLE_MS ? 1 : failures + 1;
     restarts += 1;
-    say(`${spec.name} exited (${how}); restarting it in ${backoffMs / 1000} s (restart ${restarts})`);
-    restartTimer = setTimeout(start, backoffMs);
-    backoffMs = Math.min(backoffMs * 2, MAX_BACKOFF_MS);
+    const waitMs = backoffMs(failures, { firstMs: FIRST_BACKOFF_MS, maxMs: MAX_BACKOFF_MS });
+    say(`${spec.name} exited (${how}); restarting it in ${waitMs / 1000} s (restart ${restarts})`);
+    restartTimer = setTimeout(start, waitMs);
   });
 }
 

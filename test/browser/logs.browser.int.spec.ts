@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { request, waitFor } from '@flowgate/testing';
 import { browserSuite } from './support/browser-test';
-import { SCREENSHOT_DIR } from './support/session';
+import { SCREENSHOT_DIR, signIn } from './support/session';
 
 const { suite, test } = browserSuite();
 
@@ -53,14 +53,6 @@ async function seed(email: string, password: string) {
   return { projectId: project.id as string, orderEndpointId: ids['/order']! };
 }
 
-async function signIn(page: Page, email: string, password: string, next: string) {
-  await page.goto(`/login?next=${encodeURIComponent(next)}`);
-  await page.getByRole('textbox', { name: 'Email' }).fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(`**${next}`);
-}
-
 const rows = (page: Page) => page.getByRole('table').getByRole('row').filter({ has: page.getByRole('button', { name: 'Details' }) });
 
 test('requests sent to the gateway appear in Logs with charts, totals, pages, filters and details', async ({ page, consoleErrors }) => {
@@ -71,7 +63,7 @@ test('requests sent to the gateway appear in Logs with charts, totals, pages, fi
   await signIn(page, email, password, logsPath);
 
   const totals = page.getByRole('region', { name: 'Totals' });
-  await totals.getByText('58').waitFor();
+  await totals.getByText('58', { exact: true }).waitFor(); // exact: "p95 8.41 ms" holds 58 too
   expect(await totals.textContent()).toMatch(/Error rate\s*5\.2 %/);
   expect(await page.getByRole('img', { name: 'Requests over time' }).locator('rect').count()).toBeGreaterThan(0);
   expect(await page.getByRole('img', { name: 'Latency over time' }).locator('polyline, circle').count()).toBeGreaterThan(0);
@@ -121,7 +113,7 @@ test('requests sent to the gateway appear in Logs with charts, totals, pages, fi
   await page.waitForURL(`**/projects/${projectId}/endpoints/${orderEndpointId}?replay=*`);
 
   await page.goto(logsPath);
-  await totals.getByText('58').waitFor();
+  await totals.getByText('58', { exact: true }).waitFor(); // exact: "p95 8.41 ms" holds 58 too
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     await page.screenshot({ path: path.join(SCREENSHOT_DIR, `logs-${scheme}.png`), fullPage: true });

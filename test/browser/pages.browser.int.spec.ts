@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { browserSuite } from './support/browser-test';
+import { signedInProject } from './support/workshop-steps';
 
 const { suite, test } = browserSuite();
 
@@ -121,4 +122,45 @@ test('Delete project asks for the name, then the project is gone', async ({ page
   await deleteButton.click();
   await page.waitForURL('**/projects');
   await page.getByText('No projects yet').waitFor();
+});
+
+test('a Skip to content link comes first; focus returns to the opener after a dialog; a missing endpoint is Not found; Settings asks before dropping edits', async ({ page }) => {
+  const { projectId } = await signedInProject(page, suite().stack);
+  await page.goto(`/projects/${projectId}/keys`);
+  await page.getByRole('heading', { name: 'Authentication' }).waitFor();
+  await page.keyboard.press('Tab');
+  const skip = page.getByRole('link', { name: 'Skip to content' });
+  expect(await skip.evaluate((element) => element === document.activeElement)).toBe(true);
+  await page.keyboard.press('Enter');
+  // The next Tab is inside the page, past the header and the project menu.
+  await page.keyboard.press('Tab');
+  expect(await page.evaluate(() => document.activeElement?.closest('#content') !== null && document.activeElement?.closest('nav') === null)).toBe(true);
+
+  // A key's dialog: its opener (Add) is disabled once the form is reset, so focus goes to the page, not <body>.
+  await page.getByRole('textbox', { name: 'Name' }).fill('focus key');
+  await page.getByRole('button', { name: 'Add' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Done' }).click();
+  await page.getByRole('dialog').waitFor({ state: 'detached' });
+  expect(await page.evaluate(() => document.activeElement?.id)).toBe('content');
+
+  await page.goto(`/projects/${projectId}/settings`);
+  const addSecret = page.getByRole('button', { name: 'Add secret' });
+  await addSecret.click();
+  await page.keyboard.press('Escape');
+  await page.getByRole('dialog').waitFor({ state: 'detached' });
+  expect(await addSecret.evaluate((element) => element === document.activeElement)).toBe(true);
+
+  await page.goto(`/projects/${projectId}/endpoints/00000000-0000-4000-8000-000000000000`);
+  await page.getByRole('heading', { name: 'Not found' }).waitFor();
+  expect(await page.getByRole('button', { name: 'Retry' }).count()).toBe(0);
+
+  await page.goto(`/projects/${projectId}/settings`);
+  await page.getByRole('textbox', { name: 'Project Name' }).fill('Renamed but not saved');
+  await page.getByRole('navigation', { name: 'Project sections' }).getByRole('link', { name: 'Logs' }).click();
+  const question = page.getByRole('alertdialog', { name: 'Leave without saving?' });
+  await question.getByRole('button', { name: 'Stay' }).click();
+  expect(await page.getByRole('textbox', { name: 'Project Name' }).inputValue()).toBe('Renamed but not saved');
+  await page.getByRole('navigation', { name: 'Project sections' }).getByRole('link', { name: 'Logs' }).click();
+  await question.getByRole('button', { name: 'Leave' }).click();
+  await page.waitForURL(/\/logs/);
 });

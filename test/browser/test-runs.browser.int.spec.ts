@@ -1,8 +1,9 @@
 /**
  * Workshop test runs in a real Chromium against the real stack: a flow built through the UI is
  * run unsaved with a sample request (each block's output on the canvas, the response in the
- * panel), and a request that failed live is opened from Logs and replayed against the draft.
- * Screenshots of both, light and dark, go to .cache/browser-screenshots/test-runs-*.png.
+ * panel), a request that failed live is opened from Logs and replayed against the draft, and a
+ * Send External Request that got no answer shows as failed with its reason though the flow went
+ * on. Screenshots, light and dark, go to .cache/browser-screenshots/test-runs-*.png.
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -10,7 +11,8 @@ import type { Page } from 'playwright-core';
 import { request } from '@flowgate/testing';
 import { browserSuite } from './support/browser-test';
 import { SCREENSHOT_DIR } from './support/session';
-import { addFromPool, newEndpoint, node, settings, signedInProject, textOf, typeWithReference } from './support/workshop-steps';
+import { addFromPool, chainFlow, newEndpoint, node, openFlow, settings, signedInProject, textOf, typeWithReference } from './support/workshop-steps';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const { suite, test } = browserSuite();
 
@@ -100,7 +102,7 @@ test('a request that failed live is replayed from Logs against the draft, and th
     const logs = await request(`${api}/projects/${projectId}/logs`, { token });
     if (logs.body.items?.some((item: { status: number }) => item.status === 500)) break;
     if (tries > 150) throw new Error('the failed request never reached the logs');
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await sleep(200);
   }
 
   await page.goto(`/projects/${projectId}/logs`);
@@ -120,4 +122,73 @@ test('a request that failed live is replayed from Logs against the draft, and th
   await failing.click();
   expect(await textOf(panel.getByRole('region', { name: 'Selected block output' }))).toContain('Decode Text (n1)');
   await screenshots(page, 'replay');
+});
+
+/** Whether the element can be clicked where it is, without scrolling anything: nothing covers or clips its centre. */
+const reachable = (locator: ReturnType<Page['getByRole']>) =>
+  locator.evaluate((element) => {
+    const box = element.getBoundingClientRect();
+    const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+    return hit !== null && (hit === element || element.contains(hit));
+  });
+
+test('the Test panel has room of its own beside a selected block\'s settings; a refusal shows at its top and clears after the fix is saved', async ({ page }) => {
+  const project = await signedInProject(page, suite().stack);
+  const flow = chainFlow([
+    { id: 'm', type: 'manipulate_text', config: { input: '{local.nope}', operation: 'uppercase', ref: 'loud' } },
+    { id: 'r', type: 'respond', config: { body: { loud: '{result.loud}' } } },
+  ]);
+  await openFlow(page, suite().stack, project, '/refused', flow);
+  await node(page, 'Manipulate Text · loud').click();
+  await page.getByRole('button', { name: 'Test', exact: true }).click();
+  const panel = testPanel(page);
+  const run = panel.getByRole('button', { name: 'Run test' });
+  await run.waitFor();
+  // Both in view at once: the block's settings and the Test panel's Run test.
+  expect(await reachable(settings(page).getByRole('textbox', { name: 'Input Text' }))).toBe(true);
+  expect(await reachable(run)).toBe(true);
+
+  await run.click();
+  const refusal = panel.getByRole('alert').filter({ hasText: 'nope' });
+  await refusal.waitFor();
+  expect(await reachable(refusal.locator('p').first())).toBe(true);
+  // At the top of the panel: above the request's fields.
+  expect((await refusal.boundingBox())!.y).toBeLessThan((await panel.getByRole('textbox', { name: 'Method' }).boundingBox())!.y);
+
+  // The fix, saved: the refusal goes.
+  const input = settings(page).getByRole('textbox', { name: 'Input Text' });
+  await input.click();
+  await input.press('ControlOrMeta+a');
+  await input.pressSequentially('hello');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('status').getByText('Saved').waitFor();
+  await refusal.waitFor({ state: 'detached' });
+  await run.click();
+  expect(await textOf(panel.getByRole('region', { name: 'Test result' }).getByLabel('Response body'))).toContain('"loud": "HELLO"');
+  await screenshots(page, 'bottom-panel');
+});
+
+test('a Send External Request that gets no answer shows as failed with its reason, in Blocks run and on the canvas, while the flow goes on', async ({ page, consoleErrors }) => {
+  const project = await signedInProject(page, suite().stack);
+  const flow = chainFlow([
+    // `.invalid` never resolves (RFC 2606): the request cannot be made.
+    { id: 'call', type: 'http_request', config: { name: 'api', url: 'http://nowhere.invalid/orders', method: 'GET' } },
+    { id: 'answer', type: 'respond', config: { body: { error: '{api.error}' } } },
+  ]);
+  await openFlow(page, suite().stack, project, '/unreachable', flow);
+  await page.getByRole('button', { name: 'Test', exact: true }).click();
+  const panel = testPanel(page);
+  await panel.getByRole('button', { name: 'Run test' }).click();
+
+  // The flow went on: Respond answered with the reason's code.
+  expect(await textOf(panel.getByRole('region', { name: 'Test result' }).getByLabel('Response body'))).toContain('"error": "connection_failed"');
+  const steps = panel.getByRole('list', { name: 'Blocks run' });
+  const failed = steps.getByRole('button', { name: /^Send External Request/ });
+  expect(await textOf(failed)).toContain('error · went on, its result says why');
+  expect(await textOf(steps.getByRole('listitem').filter({ has: page.getByRole('button', { name: /^Send External Request/ }) }))).toMatch(/the request failed: could not resolve nowhere\.invalid/);
+  expect(await textOf(steps.getByRole('button', { name: /^Respond/ }))).toContain('ok');
+  await page.getByRole('button', { name: 'Fit view' }).click();
+  expect(await textOf(node(page, 'Send External Request · api'))).toMatch(/error · went on.*could not resolve/s);
+  await screenshots(page, 'failed-request');
+  expect(consoleErrors).toEqual([]);
 });

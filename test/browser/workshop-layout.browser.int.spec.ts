@@ -1,11 +1,14 @@
 /**
  * The Workshop's layout as a new user meets it: new blocks stay in view with the start block,
- * the toolbar keeps to one line after Deploy at 1280 and 1024 px, and at phone width the other
+ * the toolbar's buttons keep to one line after Deploy and its URLs read whole from 1440 to 1024 px, and at phone width the other
  * project pages do not scroll sideways.
  */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { waitFor } from '@flowgate/testing';
 import { browserSuite } from './support/browser-test';
+import { SCREENSHOT_DIR } from './support/session';
 import { addFromPool, newEndpoint, node, settings, signedInProject } from './support/workshop-steps';
 
 const { suite, test } = browserSuite();
@@ -48,15 +51,31 @@ test('blocks added from the pool are shown together with the start block', async
   expect(await allInCanvas(page, ['GET /endpoint-1', 'Set Variable · greeting', 'Respond'])).toBe(true);
 });
 
-test('after Deploy the toolbar keeps to one line at 1280 and 1024 px, and the URL can be copied', async ({ page }) => {
+test('after Deploy the toolbar buttons keep to one line and the live and preview URLs read whole and copy, from 1440 to 1024 px', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await deployedEndpoint(page);
   const toolbar = page.getByRole('toolbar', { name: 'Workshop' });
-  for (const width of [1280, 1024]) {
+  const live = toolbar.getByRole('link', { name: /^http:\/\/ws[0-9a-f]+\.localhost:\d+\/endpoint-1$/ });
+  const preview = toolbar.getByRole('link', { name: /--preview\./ });
+  for (const width of [1440, 1280, 1024]) {
     await page.setViewportSize({ width, height: 800 });
     const deploy = await middle(toolbar.getByRole('button', { name: 'Deploy' }));
-    const copy = await middle(toolbar.getByRole('button', { name: 'Copy URL' }));
-    expect({ width, offset: Math.round(Math.abs(deploy - copy)) }).toEqual({ width, offset: 0 });
+    const versions = await middle(toolbar.getByRole('button', { name: 'Versions' }));
+    expect({ width, offset: Math.round(Math.abs(deploy - versions)) }).toEqual({ width, offset: 0 });
+    for (const link of [live, preview]) {
+      // The whole address is on screen: nothing cut off by an ellipsis or the window's edge.
+      const shown = await link.evaluate((element) => {
+        const box = element.getBoundingClientRect();
+        return element.scrollWidth <= element.clientWidth + 1 && box.right <= window.innerWidth && box.width > 0 && getComputedStyle(element).textOverflow !== 'ellipsis';
+      });
+      expect({ width, url: await link.textContent(), shown }).toEqual({ width, url: await link.getAttribute('href'), shown: true });
+    }
   }
+  await toolbar.getByRole('button', { name: 'Copy URL' }).click();
+  await page.getByRole('status').filter({ hasText: /^Copied$/ }).waitFor();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await live.getAttribute('href'));
+  await toolbar.getByRole('button', { name: 'Copy preview URL' }).click();
+  await waitFor(async () => (await page.evaluate(() => navigator.clipboard.readText())) === (await preview.getAttribute('href')), 'the preview URL on the clipboard', 10_000, 100);
 });
 
 test('at phone width the endpoint list and the API docs do not scroll sideways', async ({ page }) => {
@@ -72,3 +91,23 @@ test('at phone width the endpoint list and the API docs do not scroll sideways',
     expect({ path, overflow }).toEqual({ path, overflow: 0 });
   }
 });
+
+it('the Workshop at 1440, 1280 and 1024 px, light and dark: nothing leaves the window and no console error (screenshots kept)', async () => {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    const { page, consoleErrors, close } = await suite().session({ colorScheme });
+    try {
+      await deployedEndpoint(page);
+      await node(page, 'Respond').click();
+      for (const width of [1440, 1280, 1024]) {
+        await page.setViewportSize({ width, height: 900 });
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect({ width, colorScheme, overflow }).toEqual({ width, colorScheme, overflow: 0 });
+        mkdirSync(SCREENSHOT_DIR, { recursive: true });
+        await page.screenshot({ path: path.join(SCREENSHOT_DIR, `workshop-${width}-${colorScheme}.png`) });
+      }
+      expect(consoleErrors).toEqual([]);
+    } finally {
+      await close();
+    }
+  }
+}, 180_000);

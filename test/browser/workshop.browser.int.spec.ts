@@ -73,6 +73,8 @@ test('a broken flow shows its problem on the block and at the field, and Deploy 
 
   const block = node(page, 'Manipulate Text · text1');
   const reason = 'no block before this one sets "nothing"';
+  // The block's problems show while the pointer is on it.
+  await block.hover();
   await waitFor(async () => (await textOf(block.getByRole('tooltip'))).includes(reason), 'the reason in the block\'s tooltip', 30_000, 100);
   await waitFor(async () => (await input.getAttribute('aria-invalid')) === 'true', 'the field marked invalid', 30_000, 100);
   const problems = page.getByRole('region', { name: 'Problems' });
@@ -290,7 +292,7 @@ describe('diagnostics computed in the browser', () => {
     const token = signup.body.token;
     const project = await request(`${api}/projects`, { method: 'POST', token, body: { name: 'Agree', subdomain: `ag${stack.suffix}${Date.now() % 100000}` } });
     for (const [index, flow] of broken.entries()) {
-      const doc = { nodes: flow.nodes, edges: flow.edges, settings: { name: flow.name, method: 'GET' as const, path: `/case-${index}`, auth: 'none' as const, query_params: [] } } as unknown as WorkshopDoc;
+      const doc = { nodes: flow.nodes, edges: flow.edges, settings: { kind: 'endpoint' as const, name: flow.name, method: 'GET' as const, path: `/case-${index}`, auth: 'none' as const, query_params: [] } } as unknown as WorkshopDoc;
       const inBrowser = diagnose(doc);
       expect({ flow: flow.name, found: inBrowser.length > 0 }).toEqual({ flow: flow.name, found: true });
       const saved = await request(`${api}/projects/${project.body.id}/endpoints`, { method: 'POST', token, body: saveBody(doc) });

@@ -1,8 +1,8 @@
 /**
  * The dashboard's Vite dev server (`npm start` / `npm run up`) must serve the SPA and nothing
  * else of the repository: before `server.fs` was set, `/@fs/<repo>/.cache/dev-secrets.json`
- * handed out the stack's encryption key and service token (issue 17 §2); the backend's sources
- * (libs/db, libs/platform, libs/integrations) are refused too, and no page may be framed (issue 20).
+ * handed out the stack's encryption key and service token; the backend's sources
+ * (libs/db, libs/platform, libs/integrations) are refused too, and no page may be framed.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -33,10 +33,10 @@ describe('dashboard dev server: only what the SPA needs', () => {
     });
     vite.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     vite.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    await waitUntil(`the Vite dev server on ${base}`, async () => {
+    await waitUntil(async () => {
       if (vite.exitCode !== null) throw new Error(`vite exited: ${output}`);
       return (await fetch(base).then((res) => res.status).catch(() => 0)) === 200;
-    }, (ready) => ready, { timeoutMs: 60_000 });
+    }, (ready) => ready, `the Vite dev server on ${base}`, { timeoutMs: 60_000 });
   });
 
   afterAll(() => {

@@ -1,6 +1,6 @@
 /**
  * deploy/dashboard/serve.js, the production dashboard server: no request may end the process
- * (`/%` used to throw URIError and exit, issue 20 §6), and no page may be framed by another site.
+ * (`/%` used to throw URIError and exit), and no page may be framed by another site.
  * It runs as its own process on a built dashboard of a few files, with a stand-in control plane.
  */
 import { spawn } from 'node:child_process';

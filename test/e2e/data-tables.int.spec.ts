@@ -1,4 +1,6 @@
+import { qualifiedTable } from '@flowgate/data-tables';
 import { call, createThrowawayDatabase, type ThrowawayDatabase, waitFor } from '@flowgate/testing';
+import { Client } from 'pg';
 import type { Gateway } from '../../apps/gateway/src/gateway';
 import { startGateway } from '../../apps/gateway/src/testing/gateway-harness';
 import { type TestAccount, type TestApp, startTestApp } from '../../apps/control-plane/src/testing/test-app';
@@ -137,6 +139,22 @@ describe('data tables: the table blocks through the gateway', () => {
     expect(again.json).toMatchObject({ code: 'unique_violation', message: expect.stringContaining('email') });
   });
 
+  it('answers 422 invalid_value naming the column for NUL or a lone surrogate from a request, never the database\'s words', async () => {
+    const refusals = [
+      await gw(project.subdomain, 'POST', '/orders', { email: 'nul\u0000@shop.test', total: 1 }),
+      await gw(project.subdomain, 'POST', '/orders', { email: 'half\ud800@shop.test', total: 1 }),
+      await gw(project.subdomain, 'PATCH', '/orders', { email: 'nul\u0000@shop.test' }),
+      await gw(project.subdomain, 'PATCH', '/orders', { email: '\udc00' }),
+    ];
+    for (const refused of refusals) {
+      expect(refused.status).toBe(422);
+      expect(refused.json).toMatchObject({ code: 'invalid_value', message: expect.stringMatching(/\((ins|upd)\): email contains a (NUL character|lone surrogate)/) });
+      expect(JSON.stringify(refused.json)).not.toMatch(/invalid byte sequence|unsupported Unicode|SQLSTATE|UTF8/);
+    }
+    const rows = await t.http().get(`/v1/projects/${project.id}/tables/${tableId}/rows`).query({ filter: JSON.stringify([{ column: 'email', operator: 'contains', value: 'shop' }]) }).set(owner.auth).expect(200);
+    expect(rows.body.items.map((row: Json) => row.email)).not.toContainEqual(expect.stringMatching(/nul|half/));
+  });
+
   it('refuses at deploy an unknown table, an unknown column and an operator that does not fit the column', async () => {
     const flow = chain(
       [
@@ -218,6 +236,76 @@ describe('data tables: the table blocks through the gateway', () => {
     await t.http().delete(`/v1/projects/${project.id}/tables/${scratch.id}`).query({ force: 'true' }).set(owner.auth).expect(204);
     await served(project.subdomain, 'GET', '/scratch', 500);
     expect((await gw(project.subdomain, 'GET', '/scratch')).json).toMatchObject({ code: 'flow_error', message: 'Query Rows (q): the project has no table scratch' });
+  });
+
+  describe("the gateway's data pool, shared between projects", () => {
+    let release: (() => Promise<void>) | null = null;
+    afterEach(async () => {
+      await release?.();
+      release = null;
+    });
+
+    /** Holds an exclusive lock on the `orders` table: every statement on it waits, as long as the test wants. */
+    async function lockOrders(): Promise<void> {
+      const client = new Client({ connectionString: t.config.data.url });
+      await client.connect();
+      await client.query('BEGIN');
+      await client.query(`LOCK TABLE ${qualifiedTable({ projectId: project.id, tableId })} IN ACCESS EXCLUSIVE MODE`);
+      release = async () => {
+        await client.query('ROLLBACK');
+        await client.end();
+      };
+    }
+    /** Statements of gateways waiting for that lock. */
+    async function waitingOnOrders(): Promise<number> {
+      const client = new Client({ connectionString: t.config.data.url });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ count: string }>(
+          "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'flowgate-gateway' AND wait_event_type = 'Lock' AND strpos(query, $1) > 0",
+          [qualifiedTable({ projectId: project.id, tableId })],
+        );
+        return Number(rows[0]!.count);
+      } finally {
+        await client.end();
+      }
+    }
+
+    it("answers another project's 1-row query while one project's 16 slow queries fill its half of the pool", async () => {
+      const other = await t.signup();
+      const quiet = await t.createProject(other);
+      await t.http().post(`/v1/projects/${quiet.id}/tables`).set(other.auth).send({ name: 'notes', columns: [{ name: 'text', type: 'text' }] }).expect(201);
+      await live(other, quiet.id, 'POST', '/note', chain([{ id: 'ins', type: 'insert_row', config: { table: 'notes', values: { text: 'hi' }, ref: 'r' } }], '{result.r}'));
+      await live(other, quiet.id, 'GET', '/notes', chain([{ id: 'q', type: 'query_rows', config: { table: 'notes', limit: 1, ref: 'found' } }], '{result.found.count}'));
+      await served(quiet.subdomain, 'POST', '/note', 200);
+
+      await lockOrders();
+      let settled = 0;
+      const slow = Array.from({ length: 16 }, () => gw(project.subdomain, 'GET', '/orders?min=0').then((answer) => (settled++, answer.status)));
+      // DATA_POOL_SIZE 10: the project holds 5 connections, its other 11 statements wait in its line.
+      await waitFor(async () => (await waitingOnOrders()) === 5, 'the noisy project holding its half of the pool');
+      const answer = await gw(quiet.subdomain, 'GET', '/notes');
+      expect(answer.status).toBe(200);
+      expect(answer.json).toBe(1);
+      expect(settled).toBe(0);
+      await release!();
+      release = null;
+      expect(await Promise.all(slow)).toEqual(Array(16).fill(200));
+    });
+
+    it('cancels a statement on the server when its run ends at the deadline', async () => {
+      const short = await startGateway({ FLOW_TIMEOUT_MS: '1000' });
+      try {
+        await waitFor(async () => (await call(short.url, `${project.subdomain}.localhost`, '/orders?min=0')).status === 200, 'the gateway serving the project');
+        await lockOrders();
+        const answers = await Promise.all(Array.from({ length: 3 }, () => call(short.url, `${project.subdomain}.localhost`, '/orders?min=0')));
+        expect(answers.map((answer) => answer.json)).toEqual(Array(3).fill(expect.objectContaining({ code: 'flow_timeout' })));
+        // The lock is still held: only a cancel takes the statements off the server.
+        await waitFor(async () => (await waitingOnOrders()) === 0, 'the statements of the ended runs cancelled');
+      } finally {
+        await short.close();
+      }
+    });
   });
 });
 

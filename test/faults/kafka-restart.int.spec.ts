@@ -2,11 +2,12 @@
 // single-node broker (own ports and data under .cache/faultdrills/) so the shared broker
 // other tests use is never touched.
 import { Pool } from 'pg';
-import { sleep, uniqueName, waitUntil } from '@flowgate/testing';
+import { uniqueName, waitUntil } from '@flowgate/testing';
 import { createDrillTopic, drillKafka, expectExactlyOnce, finishDrill, waitAcknowledged, waitStored } from './support/drill';
 import { LogIngestProcess } from './support/log-ingest-process';
 import { PrivateKafka } from './support/private-kafka';
 import { Traffic } from './support/traffic';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 jest.setTimeout(420000);
 
@@ -53,7 +54,7 @@ describe('fault drill (b): restart the Kafka broker under traffic', () => {
     expectExactlyOnce(counts, waitedFor);
 
     expect(ingest.isRunning()).toBe(true); // the consumer recovered by itself
-    await waitUntil('log-ingest ready again', async () => (await ingest!.readiness()) === 200, (ready) => ready, { timeoutMs: 60000 });
+    await waitUntil(async () => (await ingest!.readiness()) === 200, (ready) => ready, 'log-ingest ready again', { timeoutMs: 60000 });
     expect(await ingest.stop()).toBe(0);
   });
 });

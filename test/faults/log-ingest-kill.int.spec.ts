@@ -1,11 +1,12 @@
 // Fault drill (a): kill -9 log-ingest while traffic flows, start it again. Every event the
-// producer saw acknowledged must end up in request_logs exactly once.
+// producer saw acknowledged must end up in request_logs exactly once, and in the stats rollups
+// once (folded every 300 ms here, so the kill may land between a write and its fold, or mid-fold).
 import { Pool } from 'pg';
-import { uniqueName } from '@flowgate/testing';
+import { uniqueName, waitUntil } from '@flowgate/testing';
 import { createDrillTopic, deleteDrillTopics, drillKafka, expectExactlyOnce, finishDrill, waitAcknowledged, waitStored } from './support/drill';
 import { LogIngestProcess } from './support/log-ingest-process';
 import { Traffic } from './support/traffic';
-import { committedTotalOf } from './support/verify';
+import { committedTotalOf, rollupMismatches } from './support/verify';
 
 jest.setTimeout(240000);
 
@@ -14,7 +15,7 @@ describe('fault drill (a): kill -9 log-ingest under traffic', () => {
   const kafka = drillKafka(brokers);
   const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 2 });
   const topic = uniqueName('drill-kill');
-  const ingest = new LogIngestProcess({ DATABASE_URL: process.env.DATABASE_URL!, KAFKA_BROKERS: brokers, KAFKA_LOG_TOPIC: topic, LOG_INGEST_GROUP: topic }, 'log-ingest-kill');
+  const ingest = new LogIngestProcess({ DATABASE_URL: process.env.DATABASE_URL!, KAFKA_BROKERS: brokers, KAFKA_LOG_TOPIC: topic, LOG_INGEST_GROUP: topic, LOG_INGEST_ROLLUP_FOLD_MS: '300' }, 'log-ingest-kill');
   const traffic = new Traffic(brokers, topic, 500);
 
   beforeAll(() => createDrillTopic(kafka, topic));
@@ -23,6 +24,8 @@ describe('fault drill (a): kill -9 log-ingest under traffic', () => {
     await traffic.stop().catch(() => undefined);
     await ingest.kill();
     await pool.query('DELETE FROM request_logs WHERE project_id = ANY($1::uuid[])', [traffic.projectIds]);
+    await pool.query('DELETE FROM request_log_rollups WHERE project_id = ANY($1::uuid[])', [traffic.projectIds]);
+    await pool.query('DELETE FROM request_log_rollup_deltas WHERE project_id = ANY($1::uuid[])', [traffic.projectIds]);
     await pool.end();
     await deleteDrillTopics(kafka, topic);
   });
@@ -40,6 +43,11 @@ describe('fault drill (a): kill -9 log-ingest under traffic', () => {
     await waitStored(pool, traffic, traffic.acknowledged.size + 1000);
     const counts = await finishDrill('kill-9-log-ingest', pool, traffic);
     expectExactlyOnce(counts, waitedFor);
+    expect(await rollupMismatches(pool, traffic.projectIds)).toEqual([]);
+    // The running log-ingest folds what is left; the statistics stay the same.
+    const unfolded = async () => (await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM request_log_rollup_deltas WHERE project_id = ANY($1::uuid[])', [traffic.projectIds])).rows[0]!.n;
+    await waitUntil(unfolded, (n) => n === 0, 'the rollup deltas folded');
+    expect(await rollupMismatches(pool, traffic.projectIds)).toEqual([]);
 
     expect(await ingest.stop()).toBe(0);
     expect(await committedTotalOf(kafka, topic, topic)).toBe(await committedTotalOf(kafka, topic, null));

@@ -35,11 +35,11 @@ describe('log-ingest readiness follows Kafka and PostgreSQL (idle, no traffic)',
   /** Waits for /readyz to answer `status` and returns its body. */
   async function readinessBecomes(status: number, what: string): Promise<Record<string, string> | null> {
     let body: Record<string, string> | null = null;
-    await waitUntil(what, async () => {
+    await waitUntil(async () => {
       const report = await ingest!.readinessReport();
       body = report.body;
       return report.status === status;
-    }, (ready) => ready, { timeoutMs: 120000, intervalMs: 500 });
+    }, (ready) => ready, what, { timeoutMs: 120000, intervalMs: 500 });
     return body;
   }
 

@@ -46,12 +46,12 @@ describe('fault drill (c): stop and start PostgreSQL under traffic', () => {
 
     postgres.stop('fast');
     // Down until log-ingest has noticed (not ready) and the traffic went on for a while.
-    await waitUntil('log-ingest to report not ready', async () => (await ingest!.readiness()) === 503, (ready) => ready, { timeoutMs: 60000 });
+    await waitUntil(async () => (await ingest!.readiness()) === 503, (ready) => ready, 'log-ingest to report not ready', { timeoutMs: 60000 });
     const waitedFor = await waitAcknowledged(traffic, 1000);
     expect(ingest.isRunning()).toBe(true);
     postgres.start();
 
-    await waitUntil('log-ingest ready again', async () => (await ingest!.readiness()) === 200, (ready) => ready, { timeoutMs: 60000 });
+    await waitUntil(async () => (await ingest!.readiness()) === 200, (ready) => ready, 'log-ingest ready again', { timeoutMs: 60000 });
     // The backlog of the outage, and 1,000 events of fresh traffic after it.
     await waitStored(db, traffic, traffic.acknowledged.size + 1000);
     const counts = await finishDrill('restart-postgresql', db, traffic);

@@ -15,13 +15,13 @@ import {
   createThrowawayDatabase,
   type GatewayProcess,
   type RedisBackend,
-  sleep,
   spawnGateway,
   startRedisBackend,
   type ThrowawayDatabase,
   waitUntil,
 } from '@flowgate/testing';
 import { KeyedLoad } from './support/keyed-load';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 jest.setTimeout(240_000);
 
@@ -97,14 +97,14 @@ describe('fault drill: Redis Cluster failover and a lost shard under keyed traff
     await cluster.kill(master);
     let recoveredAt = 0;
     await waitUntil(
-      'keyed requests to succeed again after the failover',
       () => {
         const after = load.since(killedAt);
         const firstFailure = after.findIndex((r) => r.status !== 200);
         const recovered = firstFailure === -1 ? undefined : after.slice(firstFailure).find((r) => r.status === 200);
         if (recovered) recoveredAt = recovered.at;
         return recovered !== undefined || (after.length > 200 && firstFailure === -1);
-      }, (ready) => ready, { timeoutMs: 60_000, intervalMs: 100 });
+      },
+      (ready) => ready, 'keyed requests to succeed again after the failover', { timeoutMs: 60_000, intervalMs: 100 });
     await sleep(2000);
     await Promise.all([load.stop(), limitedLoad.stop(), publicLoad.stop()]);
     const windowAfter = await redis.llen(windowKey);
@@ -152,14 +152,14 @@ describe('fault drill: Redis Cluster failover and a lost shard under keyed traff
 
     const master = cluster.masterOf(projectKey(project.id))!;
     // The old master of the previous test rejoins as a replica some time after the cluster is healthy again.
-    const replicas = await waitUntil('the master to have a replica again', async () => cluster.replicasOf(master), (ports) => ports.length > 0, { timeoutMs: 30_000 });
+    const replicas = await waitUntil(async () => cluster.replicasOf(master), (ports) => ports.length > 0, 'the master to have a replica again', { timeoutMs: 30_000 });
     for (const port of [master, ...replicas]) await cluster.kill(port);
     for (const port of [master, ...replicas]) await cluster.restart(port);
     await cluster.waitHealthy(60_000);
-    await waitUntil('the project document to be gone with its shard', async () => (await redis.exists(projectKey(project.id)).catch(() => 1)) === 0, (ready) => ready, { timeoutMs: 30_000 });
+    await waitUntil(async () => (await redis.exists(projectKey(project.id)).catch(() => 1)) === 0, (ready) => ready, 'the project document to be gone with its shard', { timeoutMs: 30_000 });
 
     // The key record is gone: refused, never accepted. The cached project still serves its public endpoint.
-    await waitUntil('keyed requests to be answered again', async () => !(await statuses('/keyed', key.key)).includes(503), (ready) => ready, { timeoutMs: 30_000 });
+    await waitUntil(async () => !(await statuses('/keyed', key.key)).includes(503), (ready) => ready, 'keyed requests to be answered again', { timeoutMs: 30_000 });
     expect(await statuses('/keyed', key.key)).toEqual([401, 401]);
     expect(await statuses('/public')).toEqual([200, 200]);
 

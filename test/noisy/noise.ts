@@ -12,9 +12,9 @@ export interface NoiseLane {
   /** Shown in the counts (several lanes may share a path). */
   name: string;
   path: string;
-  /** Default POST; a GET sends no body. */
+  /** Default POST; a GET sends no body unless it is chunked. */
   method?: 'GET' | 'POST';
-  /** Sent without Content-Length (chunked): the gateway learns the size only by reading. */
+  /** Sent without Content-Length (chunked, on a GET too): the gateway learns the size only by reading. */
   chunked?: boolean;
   /** The request body; `{{IMAGE_URL}}` is replaced by the image server's address. */
   body: string;
@@ -54,9 +54,11 @@ function outcomeOf(status: number, text: string): string {
 }
 
 function send(agent: http.Agent, lane: NoiseLane, body: string): Promise<string> {
-  const get = lane.method === 'GET';
+  const get = lane.method === 'GET' && lane.chunked !== true;
   const headers: http.OutgoingHttpHeaders = get ? { host: config.host } : { host: config.host, 'content-type': 'application/json' };
   if (!get && lane.chunked !== true) headers['content-length'] = Buffer.byteLength(body);
+  // Node chunks a body by default only for methods that usually carry one.
+  if (lane.chunked === true) headers['transfer-encoding'] = 'chunked';
   return new Promise((resolve) => {
     const req = http.request(
       { host: '127.0.0.1', port: config.port, path: lane.path, method: lane.method ?? 'POST', agent, headers },

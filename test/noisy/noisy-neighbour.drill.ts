@@ -1,5 +1,5 @@
 /**
- * The noisy-neighbour drill (`npm run test:noisy`, issues 17 and 20). One gateway process (the
+ * The noisy-neighbour drill (`npm run test:noisy`). One gateway process (the
  * production build in dist/, with the deployment's Node flags), two projects. Two probes on
  * the quiet project's simple flow — autocannon (10 connections: throughput) and one request at
  * a time (what a single client waits: sequential-probe.ts) — are measured on the quiet gateway,
@@ -8,31 +8,39 @@
  * the largest allowed pattern on the largest allowed text, a pattern small to write and huge to
  * run (refused), one just under the program cap (worker pool), a pattern holding a worker
  * thread, values adding up past the run's memory budget, maximum-size JSON bodies, image
- * filters at the pixel cap, a flow that uses up its CPU budget, and fetches of a 4 MB OpenAPI
+ * filters at the pixel cap, a flow that uses up its CPU budget, the most expensive loop a
+ * project can deploy (loop-lane.ts), and fetches of a 4 MB OpenAPI
  * document. Then a control plane of the same build: one account's Workshop test runs of the
  * abusive flows, 12 at once, while another account's `GET /v1/projects` is probed one request
- * at a time (test-run-abuse.ts).
+ * at a time (test-run-abuse.ts). Then the data pool: the noisy project's slow `query_rows` (20
+ * `contains` on 300,000 rows, 16 at once) while the quiet project's 1-row query is probed one
+ * request at a time (data-pool-abuse.ts).
  *
  * Prints the probes' p50/p99 against the quiet runs, the loop's longest stall, the heap's
  * high-water marks (gateway and control plane), how many processes crashed, and every abusive
  * answer by status and code. Goals: sequential probe p50 < 2 ms and p99 < 25 ms (on a quiet
  * machine), 10-connection probe throughput ≥ 50 % of quiet, no 500 internal_error, no answer
- * without a JSON error body, no process crashed, the gateway ready afterwards. Exit code 1 when
- * a goal is missed. Env: NOISY_SECONDS (10), PROBE_CONNECTIONS (10), NOISY_FLOWS (comma list of
- * lane names, default all), NOISY_TEST_RUNS (1; 0 skips the control-plane part),
+ * without a JSON error body, no process crashed, the gateway ready afterwards, the 1-row query's
+ * p99 < 200 ms while the data pool is flooded. Exit code 1 when a goal is missed. Env:
+ * NOISY_SECONDS (10), PROBE_CONNECTIONS (10), NOISY_FLOWS (comma list of lane names, default
+ * all), NOISY_TEST_RUNS (1; 0 skips the control-plane part), NOISY_DATA (1; 0 skips the data pool),
  * GATEWAY_NODE_FLAGS, REDIS_URL, KAFKA_BROKERS.
  */
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { Redis } from 'ioredis';
-import { type AppProcess, type Block, freePort, publishedRoute, respond, startProcess, TestPublisher, waitReady } from '@flowgate/testing';
+import { type AppProcess, type Block, DEPLOYMENT_NODE_FLAGS, freePort, publishedRoute, respond, startProcess, TestPublisher, waitReady } from '@flowgate/testing';
 import { load, type LoadResult } from '../../bench/gateway/load';
+import { CODE_LANES, CODE_ROUTES } from './code-lanes';
 import { get } from '../../bench/gateway/processes';
 import { ensureServices } from '../../scripts/lib/services';
 import type { NoiseConfig, NoiseLane, NoiseMessage } from './noise';
+import { LOOP_ROUTE, loopLane } from './loop-lane';
 import { heapHighWater, sequentialProbe, type SequentialResult } from './sequential-probe';
+import { type DataPoolDrill, prepareDataPoolDrill } from './data-pool-abuse';
 import { testRunAbuse } from './test-run-abuse';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const ROOT = path.resolve(__dirname, '../..');
 const { stackEnv } = require(path.join(ROOT, 'scripts/lib/env')) as { stackEnv(): Record<string, string> };
@@ -41,17 +49,19 @@ const { buildBackend } = require(path.join(ROOT, 'scripts/build')) as { buildBac
 const SECONDS = Number(process.env.NOISY_SECONDS ?? 10);
 const PROBE_CONNECTIONS = Number(process.env.PROBE_CONNECTIONS ?? 10);
 const WARMUP_SECONDS = 3;
-const GATEWAY_NODE_FLAGS = (process.env.GATEWAY_NODE_FLAGS ?? '--max-semi-space-size=4 --single-threaded-gc').split(' ').filter(Boolean);
+const GATEWAY_NODE_FLAGS = process.env.GATEWAY_NODE_FLAGS?.split(' ').filter(Boolean) ?? DEPLOYMENT_NODE_FLAGS;
 /** The gateway's defaults, which the drill runs against. */
 const BODY_LIMIT = 1024 * 1024;
 const REGEX_PATTERN_LIMIT = 4096;
 const IMAGE_SIDE = 5000; // 25 MP: FLOWGATE_IMAGE_MAX_PIXELS
+/** NOISY_DATA=0 skips the data-pool part (data-pool-abuse.ts). */
+const DATA_DRILL = process.env.NOISY_DATA !== '0';
 
 const setVariable = (value: string): Block => ({ type: 'set_variable', config: { name: 'v', value } });
 const changeCase = (index: number): Block => ({ type: 'manipulate_text', config: { input: '{local.v}', operation: index % 2 === 0 ? 'uppercase' : 'lowercase', ref: 'v' } });
 
 const NOISY_ROUTES = [
-  // The issue's reproduction: 24 doublings and 80 case changes of the body's text.
+  // Value doubling: 24 doublings and 80 case changes of the body's text.
   publishedRoute({
     path: '/double',
     method: 'POST',
@@ -63,7 +73,7 @@ const NOISY_ROUTES = [
   publishedRoute({ path: '/image', method: 'POST', blocks: [{ type: 'manipulate_image', config: { image_url: '{body.url}', operation: 'blur', value: 40, ref: 'out' } }, respond({ url: '{result.out}' })] }),
   // As many blocks as a flow may have, each working on the largest text: more than the CPU budget.
   publishedRoute({ path: '/cpu', method: 'POST', blocks: [setVariable('{body.s}'), ...Array.from({ length: 480 }, (_, i) => changeCase(i)), respond({ done: true })] }),
-  // Issue 20: 1 Mi characters, then 470 case changes each kept under its own name (FLOW_MAX_RUN_BYTES).
+  // Keep-everything: 1 Mi characters, then 470 case changes each kept under its own name (FLOW_MAX_RUN_BYTES).
   publishedRoute({
     path: '/keep',
     method: 'POST',
@@ -74,8 +84,14 @@ const NOISY_ROUTES = [
       respond({ done: true }),
     ],
   }),
-  // Issue 20: a pattern under the program cap that holds a worker thread for seconds on 60 KB.
+  // Hog: a pattern under the program cap that holds a worker thread for seconds on 60 KB.
   publishedRoute({ path: '/hog', method: 'POST', blocks: [{ type: 'match_regex', config: { input: '{body.t}', pattern: '.{0,1000}z', flags: 's', ref: 'm' } }, respond({ m: '{result.m.isMatch}' })] }),
+  ...CODE_ROUTES,
+  // 60 text blocks on 64 KiB, each request several slices: a turn of it costs hundreds of the quiet flow's.
+  publishedRoute({ path: '/text60', method: 'POST', blocks: [setVariable('{body.s}'), ...Array.from({ length: 60 }, (_, i) => changeCase(i)), respond({ done: true })] }),
+  // A path that takes no body, for the chunked flood.
+  publishedRoute({ path: '/get-only', blocks: [respond({ ok: true })] }),
+  LOOP_ROUTE,
 ];
 
 /** A large OpenAPI document for the noisy project (its size is bounded by the project's limits). */
@@ -85,7 +101,7 @@ const bigDescription = () => ({
   paths: Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`/big${i}`, { get: { description: 'x'.repeat(500_000), responses: { 200: { description: 'ok' } } } }])),
 });
 
-/** 48 connections over the abuses; the flood of cheap failures (the first two lanes) is issue 20's: 8 clients each. */
+/** 48 connections over the abuses; the flood of cheap failures (the first two lanes): 8 clients each. */
 function lanes(): NoiseLane[] {
   const items = Array.from({ length: 30_000 }, (_, i) => ({ id: i, name: `item ${i}`, tags: ['a', 'b'] }));
   let count = items.length;
@@ -107,6 +123,12 @@ function lanes(): NoiseLane[] {
     { name: 'image', path: '/image', body: JSON.stringify({ url: '{{IMAGE_URL}}' }), connections: 4 },
     { name: 'cpu', path: '/cpu', body: JSON.stringify({ s: 'Ab'.repeat((BODY_LIMIT - 64) / 2) }), connections: 2 },
     { name: 'openapi', path: '/_openapi.json', method: 'GET', body: '', connections: 2 },
+    ...CODE_LANES,
+    { name: 'text60', path: '/text60', body: JSON.stringify({ s: 'Ab'.repeat(32 * 1024) }), connections: 4 },
+    // The body flood: 32 bodies of 2 MiB over the limit, half declared, half chunked to a path that takes none.
+    { name: 'flood', path: '/regex', body: 'x'.repeat(2 * 1024 * 1024), connections: 16 },
+    { name: 'flood-chunked-get', path: '/get-only', method: 'GET', body: 'x'.repeat(2 * 1024 * 1024), chunked: true, connections: 16 },
+    loopLane(),
   ];
   // NOISY_FLOWS=double,too-large runs only those (to see what one kind of abuse costs); same connections each.
   const only = process.env.NOISY_FLOWS?.split(',').map((name) => name.trim());
@@ -152,18 +174,27 @@ function startNoise(config: NoiseConfig): { ready: Promise<void>; stop(): Promis
 }
 
 /** The gateway closes the connection after a 413 (the rest of the body is not read): the client may see that first. */
-const isClear = (lane: string, outcome: string): boolean => !/internal_error|not_json|no_code|^0 /.test(outcome) && (lane.startsWith('too-large') || !/^connection/.test(outcome));
+const isClear = (lane: string, outcome: string): boolean =>
+  !/internal_error|not_json|no_code|^0 /.test(outcome) && (lane.startsWith('too-large') || lane.startsWith('flood') || !/^connection/.test(outcome));
 
 async function main(): Promise<void> {
-  await ensureServices({ redis: true, kafka: true, quiet: true });
+  await ensureServices({ postgres: DATA_DRILL, redis: true, kafka: true, quiet: true });
   const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
   const publisher = new TestPublisher(redis);
   const services: AppProcess[] = [];
+  let data: DataPoolDrill | null = null;
   try {
     const noisy = publisher.newProject(NOISY_ROUTES, { subdomain: `noisy-${randomBytes(4).toString('hex')}` });
     const quiet = publisher.newProject([publishedRoute({ path: '/ping', query_params: [{ key: 'name', default: 'probe' }], blocks: [setVariable('hello {params.name}'), changeCase(0), respond({ result: '{local.v}' })] })], {
       subdomain: `quiet-${randomBytes(4).toString('hex')}`,
     });
+    if (DATA_DRILL) {
+      data = await prepareDataPoolDrill(stackEnv().DATABASE_URL!, noisy.id, quiet.id);
+      noisy.routes.push(...data.noisy.routes);
+      noisy.tables = data.noisy.tables;
+      quiet.routes.push(...data.quiet.routes);
+      quiet.tables = data.quiet.tables;
+    }
     await publisher.publish(noisy);
     await publisher.describe(noisy, bigDescription(), { notify: false });
     await publisher.publish(quiet);
@@ -183,6 +214,7 @@ async function main(): Promise<void> {
         FLOWGATE_IMAGE_TTL_SECONDS: '60',
         FLOWGATE_SERVICE_TOKEN: process.env.FLOWGATE_SERVICE_TOKEN ?? randomBytes(24).toString('hex'),
         FLOWGATE_ENCRYPTION_KEY: process.env.FLOWGATE_ENCRYPTION_KEY ?? randomBytes(32).toString('hex'),
+        ...data?.env,
       },
       ROOT,
     );
@@ -207,7 +239,7 @@ async function main(): Promise<void> {
     const gatewayHeap = heapHighWater(port, '/_metrics', 'flowgate_gateway_nodejs_heap_size_used_bytes', { host: quietHost });
     const noise = startNoise({ port, host: `${noisy.subdomain}.localhost`, lanes: noiseLanes, imageWidth: IMAGE_SIDE, imageHeight: IMAGE_SIDE });
     await noise.ready;
-    await new Promise((resolve) => setTimeout(resolve, WARMUP_SECONDS * 1000));
+    await sleep(WARMUP_SECONDS * 1000);
     await loopStallMs(port, quietHost);
     const noisyRun = await probe();
     const noisyStall = await loopStallMs(port, quietHost);
@@ -216,6 +248,20 @@ async function main(): Promise<void> {
     const gatewayHeapMb = gatewayHeap.stop();
     process.stdout.write(`noisy   probe ${String(noisyRun.requestsPerSecond).padStart(6)} req/s   p50 ${noisyRun.p50Ms} ms   p99 ${noisyRun.p99Ms} ms   longest loop stall ${noisyStall} ms\n`);
     process.stdout.write(`noisy   sequential probe ${formatSequential(noisySequential)}   gateway heap high-water ${gatewayHeapMb} MB\n`);
+
+    // The data pool: the quiet project's 1-row query, one at a time, alone then while the noisy project's slow queries fill its share.
+    let dataPool: { quiet: SequentialResult; noisy: SequentialResult } | null = null;
+    if (data !== null) {
+      const oneRow = (): Promise<SequentialResult> => sequentialProbe({ port, path: data!.probePath, headers: { host: quietHost } }, SECONDS);
+      const quietOneRow = await oneRow();
+      const slow = startNoise({ port, host: `${noisy.subdomain}.localhost`, lanes: [{ name: 'slow-query', path: data.slowPath, method: 'GET', body: '', connections: 16 }], imageWidth: 1, imageHeight: 1 });
+      await slow.ready;
+      await new Promise((resolve) => setTimeout(resolve, WARMUP_SECONDS * 1000));
+      dataPool = { quiet: quietOneRow, noisy: await oneRow() };
+      Object.assign(counts, await slow.stop());
+      process.stdout.write(`data pool, another project's 1-row query one at a time: quiet ${formatSequential(dataPool.quiet)}\n`);
+      process.stdout.write(`data pool, same while 16 slow queries fill one project's share: ${formatSequential(dataPool.noisy)}\n`);
+    }
 
     const ready = await get(port, '/_readyz', { host: quietHost }).catch(() => ({ status: 0, body: '' }));
     const gatewayCrashed = gateway.child.exitCode !== null || gateway.child.signalCode !== null;
@@ -246,6 +292,8 @@ async function main(): Promise<void> {
       gateway_alive_and_ready: !gatewayCrashed && ready.status === 200,
       no_process_crashed: crashes === 0,
       control_plane_probe_all_2xx: testRuns === null || (testRuns.noisy.failures === 0 && testRuns.quiet.failures === 0),
+      data_pool_probe_p99_lt_200_ms: dataPool === null || dataPool.noisy.p99Ms < 200,
+      data_pool_probe_all_2xx: dataPool === null || (dataPool.noisy.failures === 0 && dataPool.quiet.failures === 0),
     };
     process.stdout.write(`probe throughput under noise: ${Math.round(throughputRatio * 100)} % of quiet; goals: ${JSON.stringify(goals)}\n`);
     process.stdout.write(
@@ -257,6 +305,7 @@ async function main(): Promise<void> {
         noisy: { rps: noisyRun.requestsPerSecond, p50_ms: noisyRun.p50Ms, p99_ms: noisyRun.p99Ms, loop_stall_ms: noisyStall, sequential: noisySequential },
         gateway_heap_high_water_mb: gatewayHeapMb,
         test_runs: testRuns,
+        data_pool: dataPool,
         crashes,
         throughput_ratio: throughputRatio,
         abusive: counts,
@@ -267,6 +316,7 @@ async function main(): Promise<void> {
   } finally {
     if (process.env.NOISY_DEBUG === '1') for (const service of services) process.stdout.write(`--- ${service.name} output (tail) ---\n${service.output()}\n`);
     await Promise.all(services.map((service) => service.stop()));
+    await data?.drop();
     await publisher.cleanup();
     redis.disconnect();
   }

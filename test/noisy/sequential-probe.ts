@@ -1,6 +1,6 @@
 /**
  * Measurements of the noisy-neighbour drill that autocannon does not give: a probe sending one
- * request at a time (what a quiet project's single client sees: issue 20 measured p50 0.29 →
+ * request at a time (what a quiet project's single client sees: it once measured p50 0.29 →
  * 21 ms under a flood that the 10-connection probe's throughput hid), and the heap's
  * high-water mark of a process, read from its Prometheus metrics.
  */

@@ -1,6 +1,6 @@
 /**
  * The test-run part of the noisy-neighbour drill: one account sends Workshop test runs of the
- * abusive flows (issue 20: a regex huge to run, values adding up to hundreds of MB, a regex
+ * abusive flows (a regex huge to run, values adding up to hundreds of MB, a regex
  * holding the heavy-work pool) as fast as its test-run limit lets it, while another account's
  * `GET /v1/projects` is probed one request at a time. A control plane of the compiled build,
  * on ports and a database of its own (created, migrated and dropped here: the drill needs no
@@ -12,6 +12,7 @@ import { type Block, linearFlow, respond } from '@flowgate/testing';
 import { type AppProcess, createThrowawayDatabase, freePort, startProcess, waitReady } from '@flowgate/testing';
 import { migrate } from '@flowgate/db';
 import { heapHighWater, sequentialProbe, type SequentialResult } from './sequential-probe';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface TestRunAbuseResult {
   quiet: SequentialResult;
@@ -96,10 +97,10 @@ export async function testRunAbuse(root: string, env: NodeJS.ProcessEnv, nodeFla
         const result = answer.json.response as { status?: number; body?: { code?: string } } | undefined;
         const outcome = `${abuse.name} ${answer.status} ${(answer.json.code as string | undefined) ?? `${result?.status ?? ''} ${result?.body?.code ?? ''}`.trim()}`;
         answers[outcome] = (answers[outcome] ?? 0) + 1;
-        if (answer.status === 429) await new Promise((resolve) => setTimeout(resolve, 200));
+        if (answer.status === 429) await sleep(200);
       }
     };
-    // 12 runs at once: the issue's count that would crash a shared control plane.
+    // 12 runs at once: the count that once crashed a shared control plane.
     const heap = heapHighWater(port, '/metrics', 'nodejs_heap_size_used_bytes');
     const loops = Array.from({ length: 12 }, (_, index) => loop(index));
     const noisyRun = await sequentialProbe(probeTarget, seconds);

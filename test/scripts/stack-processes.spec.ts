@@ -64,7 +64,7 @@ describe('stack scripts: is the recorded service still running?', () => {
     try {
       const first = processes.startService(service('first-run-stack-trace'), process.env, { output: 'log' });
       expect(processes.recordedPid(name)).toBe(first.pid);
-      await waitUntil('the first run to write its log', () => readFileSync(processes.logFile(name), 'utf8').includes('first-run'), (ready) => ready, { timeoutMs: 10_000, intervalMs: 50 });
+      await waitUntil(() => readFileSync(processes.logFile(name), 'utf8').includes('first-run'), (ready) => ready, 'the first run to write its log', { timeoutMs: 10_000, intervalMs: 50 });
       expect(processes.stalePid(name)).toBeNull();
       killAndSeeZombie(first.pid, () => {
         expect(processes.recordedPid(name)).toBeNull();
@@ -73,7 +73,7 @@ describe('stack scripts: is the recorded service still running?', () => {
 
       const second = processes.startService(service('second-run'), process.env, { output: 'log' });
       expect(processes.recordedPid(name)).toBe(second.pid);
-      await waitUntil('the second run to write its log', () => readFileSync(processes.logFile(name), 'utf8').includes('second-run'), (ready) => ready, { timeoutMs: 10_000, intervalMs: 50 });
+      await waitUntil(() => readFileSync(processes.logFile(name), 'utf8').includes('second-run'), (ready) => ready, 'the second run to write its log', { timeoutMs: 10_000, intervalMs: 50 });
       expect(readFileSync(`${processes.logFile(name)}.1`, 'utf8')).toBe('first-run-stack-trace\n');
       expect(readFileSync(processes.logFile(name), 'utf8')).toBe('second-run\n');
     } finally {

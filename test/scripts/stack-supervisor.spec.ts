@@ -53,14 +53,14 @@ describe('stack scripts: a service that dies is started again', () => {
     const readyUrl = `http://127.0.0.1:${port}/readyz`;
     const supervisor = processes.startService({ name, command: process.execPath, args: ['-e', SERVER, String(port)], readyUrl }, process.env, { output: 'log' });
     // The supervisor restarts only a service it has seen ready (a start-up failure is reported instead).
-    await waitUntil('the supervisor to see the service ready', () => readFileSync(processes.logFile(name), 'utf8').includes(`[supervisor] ${name} is ready`), (ready) => ready, { timeoutMs: 30_000 });
+    await waitUntil(() => readFileSync(processes.logFile(name), 'utf8').includes(`[supervisor] ${name} is ready`), (ready) => ready, 'the supervisor to see the service ready', { timeoutMs: 30_000 });
     expect(await answers(readyUrl)).toBe(true);
     const first = processes.childPid(name);
     expect(first).not.toBeNull();
     expect(first).not.toBe(supervisor.pid);
 
     process.kill(first!, 'SIGKILL');
-    await waitUntil('a new process of the service to answer', async () => processes.childPid(name) !== first && (await answers(readyUrl)), (ready) => ready, { timeoutMs: 60_000 });
+    await waitUntil(async () => processes.childPid(name) !== first && (await answers(readyUrl)), (ready) => ready, 'a new process of the service to answer', { timeoutMs: 60_000 });
     const second = processes.childPid(name)!;
     expect(alive(first!)).toBe(false);
     expect(processes.recordedPid(name)).toBe(supervisor.pid);
@@ -83,7 +83,7 @@ describe('stack scripts: a service that dies is started again', () => {
       process.env,
       { output: 'log' },
     );
-    await waitUntil('the supervisor to give up', () => !alive(supervisor.pid) && processes.recordedPid(name) === null, (ready) => ready, { timeoutMs: 30_000 });
+    await waitUntil(() => !alive(supervisor.pid) && processes.recordedPid(name) === null, (ready) => ready, 'the supervisor to give up', { timeoutMs: 30_000 });
     const log = readFileSync(processes.logFile(name), 'utf8');
     expect(log.match(/invalid configuration/g)).toHaveLength(1);
     expect(log).toContain(`[supervisor] ${name} exited (code 3) before it was ever ready; not restarting it`);

@@ -6,12 +6,15 @@ import { ZodSerializerInterceptor } from 'nestjs-zod';
 import { LoggerModule } from 'nestjs-pino';
 import { ApiDescriptionModule } from './api-description/api-description.module';
 import { ApiKeysModule } from './api-keys/api-keys.module';
+import { AssistantModule } from './assistant/assistant.module';
 import { AuthModule } from './auth/auth.module';
 import { BodyMediaTypeGuard } from './common/body-media-type';
 import { GlobalExceptionFilter } from './common/exception.filter';
 import { ValidationPipe } from './common/validation';
 import type { ControlPlaneConfig } from './config/control-plane.config';
 import { DataTablesModule } from './data-tables/data-tables.module';
+import { FunctionsModule } from './functions/functions.module';
+import { SchedulesModule } from './schedules/schedules.module';
 import { EndpointsModule } from './endpoints/endpoints.module';
 import { HealthModule } from './health/health.module';
 import { InfrastructureModule } from './infrastructure/infrastructure.module';
@@ -51,7 +54,10 @@ export class AppModule {
         IntegrationsModule,
         SecretsModule,
         EndpointsModule,
+        FunctionsModule,
+        SchedulesModule,
         TestRunsModule,
+        AssistantModule,
         ApiDescriptionModule,
         ApiKeysModule,
         DataTablesModule,

@@ -1,6 +1,6 @@
 /**
- * Requests a browser on another site, or a hostile client, can send to the real control plane
- * (issue 20 §6): cross-site writes with the session cookie, non-JSON bodies, NUL characters,
+ * Requests a browser on another site, or a hostile client, can send to the real control plane:
+ * cross-site writes with the session cookie, non-JSON bodies, NUL characters,
  * query parameters the logs do not know, and sign-ups from one address.
  */
 import { endpointBody, respondFlow } from './testing/flows';

@@ -59,6 +59,7 @@ describe('tenant isolation (real PostgreSQL and Redis)', () => {
       ['get', `${p}/secrets`],
       ['put', `${p}/secrets/API_TOKEN`, { value: 'attacker-value' }],
       ['delete', `${p}/secrets/API_TOKEN?force=true`],
+      ['post', `${p}/assistant/drafts`, { prompt: 'An endpoint that answers hello', endpoint_id: endpointId }],
     ];
   };
 

@@ -28,6 +28,7 @@ describe('gateway: Redis down', () => {
     project = publisher.newProject([
       publishedRoute({ path: '/open', blocks: [respond({ open: true })] }),
       publishedRoute({ path: '/keyed', auth: 'user', blocks: [respond({ keyed: true })] }),
+      { ...publishedRoute({ path: '/cached', blocks: [respond({ run: '{uuid}' })] }), cache: { ttl_s: 600, vary_query: true, vary_headers: [], per_key: false } },
     ]);
     await publisher.publish(project);
     key = await publisher.createKey(project.id);
@@ -44,8 +45,18 @@ describe('gateway: Redis down', () => {
   it('keeps serving public endpoints from cache, refuses keyed requests with 503, and recovers', async () => {
     expect((await call(gateway.url, host, '/open')).status).toBe(200);
     expect((await call(gateway.url, host, '/keyed', { key: key.key })).status).toBe(200);
+    const kept = await call(gateway.url, host, '/cached');
+    expect(kept.headers['x-cache']).toBe('MISS');
 
     await privateRedis.down();
+
+    // The answers this gateway kept are still its own to give; a new variant runs the flow uncached.
+    const hit = await call(gateway.url, host, '/cached');
+    expect(hit.headers['x-cache']).toBe('HIT');
+    expect(hit.json).toEqual(kept.json);
+    const other = await call(gateway.url, host, '/cached?q=2');
+    expect(other).toMatchObject({ status: 200, headers: expect.objectContaining({ 'x-cache': 'MISS' }) });
+    expect(other.json).not.toEqual(kept.json);
 
     for (let i = 0; i < 3; i++) expect((await call(gateway.url, host, '/api/open')).json).toEqual({ open: true });
     const keyed = await call(gateway.url, host, '/keyed', { key: key.key });

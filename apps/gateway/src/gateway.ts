@@ -6,12 +6,15 @@ import type { Duplex } from 'node:stream';
 import { AdminRoutes } from './admin/admin-routes';
 import { ControlPlaneClient } from './admin/control-plane-client';
 import { ApiKeyVerifier } from './auth/api-key-verifier';
+import { KeyFailureThrottle } from './auth/key-failures';
 import { RequestAuthenticator } from './auth/request-authenticator';
 import type { GatewayConfig } from './config';
 import { loadProject } from './config-cache/loaded-project';
 import { ProjectCache } from './config-cache/project-cache';
-import { buildFlowPorts, createFlowPortsContext } from './flow-ports';
+import { buildFlowPorts, createFlowPortsContext } from './integrations/flow-ports';
 import { createGatewayRedis } from './gateway-redis';
+import { ResponseCache } from './inbound/response-cache';
+import { McpRoute } from './mcp/mcp-route';
 import { refuseConnect } from './http/connect-method';
 import { drainingServers, GatewayResponse } from './http/gateway-response';
 import { HostResolver } from './http/host-resolver';
@@ -50,7 +53,13 @@ export interface Gateway {
 
 /** Long enough for slow uploads of the largest body, short enough that a stalled client is dropped. */
 const REQUEST_TIMEOUT_MS = 60_000;
-const HEADERS_TIMEOUT_MS = 15_000;
+export const HEADERS_TIMEOUT_MS = 15_000;
+/**
+ * How often node:http looks for connections past those timeouts. Its default, 30 s, let a
+ * socket sending its headers slowly live up to 45 s; once a second, the scan of the open
+ * connections costs microseconds.
+ */
+export const TIMEOUT_CHECK_MS = 1_000;
 /** In-flight requests get this long at shutdown before their connections are cut. */
 const DRAIN_MS = 10_000;
 /**
@@ -83,16 +92,24 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
     { logBufferDepth: () => logs.depth, logEventsDropped: () => logs.dropped },
     { defaultMetrics: options.defaultMetrics },
   );
-  const openApi = new OpenApiRoute(redis, logger);
+  const keyFailures = new KeyFailureThrottle(redis, { perMinute: config.KEY_FAILURES_PER_MINUTE, trustProxy: config.GATEWAY_TRUST_PROXY });
+  const openApi = new OpenApiRoute(redis, logger, keyFailures);
   const secretBox = new SecretBox(config.FLOWGATE_ENCRYPTION_KEY, [config.FLOWGATE_ENCRYPTION_KEY_PREVIOUS]);
   const portsContext = createFlowPortsContext({ config, redis, secrets: secretBox, logger });
+  const isolation = new FlowIsolation({ limits: flowLimitsOf(config), flowTimeoutMs: config.FLOW_TIMEOUT_MS, heapHighPercent: config.GATEWAY_HEAP_HIGH_PERCENT });
   const cache = new ProjectCache({
     redis,
     subscriber,
     logger,
     pollMs: config.GATEWAY_CONFIG_POLL_MS,
+    maxBytes: config.GATEWAY_PROJECT_CACHE_MB * 1024 * 1024,
     onLookup: (kind, hit) => metrics.cacheLookup(kind, hit),
     onDescriptionChanged: (projectId) => openApi.descriptionChanged(projectId),
+    // What is kept per project outside the cache follows its bound.
+    onDropped: (projectId) => {
+      isolation.forget(projectId);
+      openApi.forget(projectId);
+    },
     build: (published, previous) => {
       let ports = {};
       try {
@@ -115,12 +132,15 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
             { err: error, project_id: published.id, endpoint_id: route.endpoint_id },
             'published flow could not be prepared; the endpoint answers 500 flow_error',
           ),
+        onFunctionError: (fn, error) =>
+          logger.error({ err: error, project_id: published.id, function_id: fn.function_id }, 'published function could not be prepared; its callers fail naming it'),
       });
     },
   });
 
   let accepting = false;
-  const auth = new RequestAuthenticator(new ApiKeyVerifier(keyChecks), metrics, logger);
+  const auth = new RequestAuthenticator(new ApiKeyVerifier(keyChecks), metrics, logger, keyFailures);
+  const mcp = new McpRoute(openApi, logger, config.GATEWAY_TRUST_PROXY);
   const handler = new RequestHandler({
     hosts: new HostResolver(config.GATEWAY_DOMAIN),
     cache,
@@ -143,7 +163,9 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
     metrics,
     logger,
     maxBodyBytes: config.GATEWAY_MAX_BODY_BYTES,
-    isolation: new FlowIsolation({ limits: flowLimitsOf(config), flowTimeoutMs: config.FLOW_TIMEOUT_MS, heapHighPercent: config.GATEWAY_HEAP_HIGH_PERCENT }),
+    isolation,
+    responseCache: new ResponseCache(redis, config.PROJECT_MAX_CACHE_BYTES, logger, config.GATEWAY_ANSWER_CACHE_MB * 1024 * 1024),
+    mcp,
   });
 
   const server = http.createServer<typeof http.IncomingMessage, typeof GatewayResponse>(
@@ -151,6 +173,7 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
       ServerResponse: GatewayResponse,
       requestTimeout: REQUEST_TIMEOUT_MS,
       headersTimeout: HEADERS_TIMEOUT_MS,
+      connectionsCheckingInterval: TIMEOUT_CHECK_MS,
       // Node would answer a missing Host with an empty 400; the handler answers it as JSON.
       requireHostHeader: false,
     },
@@ -178,7 +201,9 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
     throw error;
   }
   accepting = true;
-  const port = (server.address() as AddressInfo).port;
+  const { port, address } = server.address() as AddressInfo;
+  // Tool calls of MCP clients are requests to this server; a wildcard address is reached on loopback.
+  mcp.listeningOn({ host: address === '0.0.0.0' || address === '::' ? '127.0.0.1' : address, port });
 
   let closing: Promise<void> | null = null;
   const close = (): Promise<void> => {
@@ -188,6 +213,7 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
       cache.stop();
       await logs.close(options.logFlushTimeoutMs ?? 10_000);
       await portsContext.close();
+      mcp.close();
       await closeClients();
     })();
     return closing;

@@ -4,19 +4,26 @@ import { uuidV7, type Logger } from '@flowgate/platform';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { AdminRoutes } from './admin/admin-routes';
+import { relayedFrom } from './auth/key-failures';
 import type { RequestAuthenticator } from './auth/request-authenticator';
 import { normaliseRoutePath, type AuthLevel, type LoadedProject, type LoadedRoute, type RouteGroup } from './config-cache/loaded-project';
 import type { ProjectCache } from './config-cache/project-cache';
 import { allowCrossOrigin, answerPreflight, originOf, preflightMethod } from './http/cors';
-import { internalError, refuseBody, sendError } from './http/errors';
-import type { GatewayResponse } from './http/gateway-response';
+import { internalError, refuseBody, sendError, sendErrorWithDetails } from './http/errors';
+import { queryProblems } from './inbound/query-check';
+import type { CachedAnswer, ResponseCache, RouteCache } from './inbound/response-cache';
+import type { RouteInbound } from './inbound/route-inbound';
+import { signatureProblem } from './inbound/webhook-signature';
+import { bodyUnread, sendJson, type GatewayResponse } from './http/gateway-response';
 import { hostHeaderOf } from './http/host-header';
 import type { HostResolver } from './http/host-resolver';
 import type { InternalRoutes } from './http/internal-routes';
 import { OPENAPI_PATH, type OpenApiRoute } from './http/openapi-route';
+import { MCP_CLIENT_HEADER, MCP_PATH, type McpRoute } from './mcp/mcp-route';
 import { parseBody } from './http/request-body';
 import type { GatewayMetrics } from './gateway.metrics';
 import type { RequestLogSink } from './request-log/request-log-sink';
+import { requestDetailsJson } from './request-log/request-details';
 import { requestLogEventJson } from './request-log/request-log-json';
 import { LARGE_BODY_BYTES, type FlowIsolation, type FlowToRun } from './isolation/flow-isolation';
 import { WarningLimiter } from './warning-limiter';
@@ -34,9 +41,15 @@ export interface RequestHandlerDeps {
   maxBodyBytes: number;
   /** Where every flow runs: the limits between projects (isolation/). */
   isolation: FlowIsolation;
+  /** GET answers shared by every gateway (inbound/response-cache.ts). */
+  responseCache: ResponseCache;
+  /** The project's MCP server at `/_mcp` (mcp/mcp-route.ts). */
+  mcp: McpRoute;
 }
 
 const MAX_LOGGED_PATH = 2048;
+/** What a preflight to any path of the preview address is told may be sent there. */
+const PREVIEW_PREFLIGHT_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE';
 const CLIENT_CLOSED_MESSAGE = 'The caller closed the connection before the answer was sent';
 /** Read by the engine only for configured parameters; endpoints without any share this one. */
 const NO_QUERY = new URLSearchParams();
@@ -113,11 +126,25 @@ export class RequestHandler {
     res.projectId = project.id;
     res.masker = project.masker;
     const queryStart = url.indexOf('?');
-    const path = queryStart === -1 ? url : url.slice(0, queryStart);
+    let path = queryStart === -1 ? url : url.slice(0, queryStart);
+    const called = this.deps.mcp.calledPath(path);
+    if (called !== undefined) {
+      if (called === null) return sendError(res, 'endpoint_not_found', `No endpoint at ${path}`);
+      path = called;
+      res.trigger = 'mcp';
+      const client = req.headers[MCP_CLIENT_HEADER];
+      if (typeof client === 'string') relayedFrom(req, client);
+    }
     res.logPath = path.length > MAX_LOGGED_PATH ? path.slice(0, MAX_LOGGED_PATH) : path;
     if (originOf(req.rawHeaders) !== undefined) allowCrossOrigin(res);
-    if (req.method === 'OPTIONS' && preflightMethod(req) !== undefined && this.preflight(req, res, project, path)) return;
+    if (req.method === 'OPTIONS' && preflightMethod(req) !== undefined) {
+      // Preflights carry no key: on the preview address every path gets the same answer, so that
+      // it tells nothing of which drafts exist (the request itself then needs a key).
+      if (res.preview) return answerPreflight(req, res, PREVIEW_PREFLIGHT_METHODS);
+      if (this.preflight(req, res, project, path)) return;
+    }
     if (path === OPENAPI_PATH) return this.deps.openApi.handle(req, res, project);
+    if (path === MCP_PATH) return this.deps.mcp.handle(req, res, project);
     if (path.startsWith('/admin/')) return this.answerAdmin(req, res, project, path);
     const routePath = routePathOf(path);
     const group = routePath === null ? undefined : project.routes.get(routePath);
@@ -128,6 +155,10 @@ export class RequestHandler {
     res.logQuery = query;
     const match: RouteMatch = { project, path, group, route, query };
     const level = route === undefined ? project.baseLevel : route.authLevel;
+    // A webhook sender has no key: its signature is checked first, on the raw body.
+    if (route?.inbound?.signature != null && route.prepared !== null) {
+      return void this.verifyThenDispatch(req, res, match, route, level).catch((error: unknown) => internalError(res, this.deps.logger, error));
+    }
     if (level === 0) return this.dispatch(req, res, match);
     this.authenticateThenDispatch(req, res, match, level).catch((error: unknown) => internalError(res, this.deps.logger, error));
   }
@@ -185,7 +216,11 @@ export class RequestHandler {
       return sendError(res, 'method_not_allowed', `${match.path} accepts ${group.allow}`, { allow: group.allowHeader });
     }
     if (route.prepared === null) return sendError(res, 'flow_error', 'This endpoint could not be loaded; deploy it again');
+    if (route.inbound?.query != null && queryRefused(res, route.inbound.query, match.query)) return;
     const method = req.method;
+    if (route.inbound?.cache != null && !res.preview && (method === 'GET' || method === 'HEAD')) {
+      return this.serveCached(req, res, match, route, route.inbound.cache);
+    }
     try {
       const running =
         method === 'GET' || method === 'DELETE' || method === 'HEAD'
@@ -207,19 +242,71 @@ export class RequestHandler {
     const { raw, release } = await this.deps.isolation.readBody(req, project.id, this.deps.maxBodyBytes);
     try {
       if (!Buffer.isBuffer(raw)) return refuseBody(res, raw.code, raw.message);
-      if (raw.length > LARGE_BODY_BYTES) {
-        return await this.deps.isolation.runWithLargeBody(res, project.id, () => {
-          const body = parseBody(raw, req.headers['content-type']);
-          if (!body.ok) return void refuseBody(res, body.code, body.message);
-          return flowToRun(req, project, route, query, body.value);
-        });
-      }
-      const body = parseBody(raw, req.headers['content-type']);
-      if (!body.ok) return refuseBody(res, body.code, body.message);
-      await this.run(req, res, project, route, query, body.value);
+      res.logBody = raw;
+      await this.runWithBody(req, res, project, route, query, raw);
     } finally {
       release();
     }
+  }
+
+  /**
+   * A route with a webhook signature: the body is read and the signature checked before the key
+   * (a sender has none), the query and the body's schema, or anything else.
+   */
+  private async verifyThenDispatch(req: IncomingMessage, res: GatewayResponse, match: RouteMatch, route: LoadedRoute, level: AuthLevel): Promise<void> {
+    const check = route.inbound!.signature!;
+    const { raw, release } = await this.deps.isolation.readBody(req, match.project.id, this.deps.maxBodyBytes);
+    try {
+      if (!Buffer.isBuffer(raw)) return refuseBody(res, raw.code, raw.message);
+      res.logBody = raw;
+      const secret = match.project.ports.secrets?.get(check.secret);
+      const problem = secret === undefined ? `the signing secret ${check.secret} has no value` : signatureProblem(check, secret, raw, req.headers, Math.floor(Date.now() / 1000));
+      if (problem !== null) return sendError(res, 'invalid_signature', `The webhook signature was refused: ${problem}`);
+      if (level !== 0 && !(await this.deps.auth.authenticate(req, res, match.project.id, level))) return;
+      if (route.inbound?.query != null && queryRefused(res, route.inbound.query, match.query)) return;
+      const method = req.method;
+      if (method === 'GET' || method === 'DELETE' || method === 'HEAD') return await this.run(req, res, match.project, route, match.query, null);
+      await this.runWithBody(req, res, match.project, route, match.query, raw);
+    } finally {
+      release();
+    }
+  }
+
+  /**
+   * A cached GET: a hit answers without running the flow (after the key and its rate limit,
+   * which hits count against); a miss runs it and keeps a 2xx answer. The preview address is
+   * never cached (drafts change with every Save).
+   */
+  private serveCached(req: IncomingMessage, res: GatewayResponse, match: RouteMatch, route: LoadedRoute, cache: RouteCache): void {
+    const responses = this.deps.responseCache;
+    const slot = { route, projectId: match.project.id, endpointId: route.endpointId, version: route.version, variant: responses.variantOf(cache, match.query, req.headers, res.keyId) };
+    const near = responses.nearby(slot);
+    if (near !== null) return sendCached(res, near);
+    responses
+      .lookup(slot, cache.ttlMs)
+      .then((hit) => {
+        if (hit !== null) return sendCached(res, hit);
+        res.cache = 'miss';
+        res.cacheWrite = (status, body) => responses.store(slot, cache.ttlMs, status, body);
+        return this.run(req, res, match.project, route, match.query, null);
+      })
+      .catch((error: unknown) => internalError(res, this.deps.logger, error));
+  }
+
+  /** Parses the body, checks it against the route's schema, runs the flow. */
+  private async runWithBody(req: IncomingMessage, res: GatewayResponse, project: LoadedProject, route: LoadedRoute, query: string, raw: Buffer): Promise<void> {
+    if (raw.length > LARGE_BODY_BYTES) {
+      return await this.deps.isolation.runWithLargeBody(res, project.id, () => {
+        const body = parseBody(raw, req.headers['content-type']);
+        if (!body.ok) return void refuseBody(res, body.code, body.message);
+        if (bodyRefused(res, route, body.value)) return undefined;
+        return flowToRun(req, project, route, query, body.value);
+      });
+    }
+    const body = parseBody(raw, req.headers['content-type']);
+    if (!body.ok) return refuseBody(res, body.code, body.message);
+    if (bodyRefused(res, route, body.value)) return;
+    await this.run(req, res, project, route, query, body.value);
   }
 
   /** Answers within this call when the flow ran synchronously (no port call); else returns the pending answer. */
@@ -250,8 +337,12 @@ export class RequestHandler {
       keyId: res.keyId,
       arrivalMs: res.arrivalMs,
       preview: res.preview,
+      mcp: res.trigger === 'mcp',
+      streamed: res.streamed,
+      cache: res.cache,
+      details: requestDetailsJson({ rawHeaders: res.req.rawHeaders, body: res.logBody, responseBytes: finished ? responseBytesOf(res) : -1, masker: res.masker }),
     });
-    this.deps.logs.pushSerialized(res.projectId, json);
+    this.deps.logs.pushSerialized(json);
   }
 }
 
@@ -268,6 +359,32 @@ function flowToRun(req: IncomingMessage, project: LoadedProject, route: LoadedRo
   return { projectId: project.id, flow: route.prepared!, ports: project.ports, request };
 }
 
+const VALIDATION_MESSAGE = 'The request does not match the inputs this endpoint accepts';
+
+/** 400 validation_failed naming each `query.KEY` that is missing or of the wrong type. */
+function queryRefused(res: GatewayResponse, params: NonNullable<RouteInbound['query']>, query: string): boolean {
+  const problems = queryProblems(params, query === '' ? NO_QUERY : new URLSearchParams(query));
+  if (problems === null) return false;
+  sendErrorWithDetails(res, 'validation_failed', VALIDATION_MESSAGE, problems);
+  return true;
+}
+
+/** 400 validation_failed naming each `body.…` path that does not match the route's body schema. */
+function bodyRefused(res: GatewayResponse, route: LoadedRoute, body: unknown): boolean {
+  const problems = route.inbound?.body?.(body) ?? null;
+  if (problems === null) return false;
+  sendErrorWithDetails(res, 'validation_failed', VALIDATION_MESSAGE, problems);
+  return true;
+}
+
+/** What the answer's body measured: none for HEAD, 204 and 304; counted as it was written, else its Content-Length (-1 when neither). */
+function responseBytesOf(res: GatewayResponse): number {
+  if (res.req.method === 'HEAD' || res.statusCode === 204 || res.statusCode === 304) return 0;
+  if (res.responseBytes >= 0) return res.responseBytes;
+  const length = res.getHeader('content-length');
+  return typeof length === 'number' ? length : typeof length === 'string' && /^\d+$/.test(length) ? Number(length) : -1;
+}
+
 /** A caller may send a secret's value in the query; the log keeps it masked. */
 const maskedQuery = (masker: SecretMasker | null, query: string): string => (masker === null || query === '' ? query : masker.text(query));
 
@@ -278,6 +395,7 @@ function refuseHost(res: GatewayResponse, host: undefined | null): void {
 /** A plain OPTIONS (not a CORS preflight) to a known path: what it serves, no body. */
 function answerOptions(res: GatewayResponse, allow: string): void {
   if (res.headersSent || res.writableEnded) return;
+  if (bodyUnread(res.req)) res.shouldKeepAlive = false;
   res.writeHead(204, { allow });
   res.end();
 }
@@ -320,4 +438,10 @@ function routeFor(group: RouteGroup, method: string | undefined): LoadedRoute | 
     default:
       return undefined;
   }
+}
+
+/** A kept answer, as the flow once gave it. */
+function sendCached(res: GatewayResponse, hit: CachedAnswer): void {
+  res.cache = 'hit';
+  sendJson(res, hit.status, hit.body, { 'x-cache': 'HIT', age: String(hit.ageS) });
 }

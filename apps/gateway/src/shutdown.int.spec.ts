@@ -2,6 +2,7 @@ import { Redis } from 'ioredis';
 import http from 'node:http';
 import { startGateway } from './testing/gateway-harness';
 import { publishedRoute, respond, startStandIn, TestPublisher } from '@flowgate/testing';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 interface Answer {
   status: number;
@@ -76,7 +77,7 @@ describe('gateway shutdown (real Redis and Kafka)', () => {
       await upstreamReached;
       let stopped = false;
       const closed = gateway.close().then(() => (stopped = true));
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await sleep(50);
       expect(stopped).toBe(false);
       release();
       await expect(answer).resolves.toMatchObject({ status: 200, connection: 'close', body: JSON.stringify({ got: true }) });

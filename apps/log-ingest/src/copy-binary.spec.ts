@@ -2,11 +2,11 @@ import { makeEvent } from '@flowgate/testing';
 import { binaryCopyData } from './copy-binary';
 
 describe('binaryCopyData', () => {
-  it("writes PostgreSQL's binary COPY: signature, one 14-field tuple per event with its UUIDs as 16 bytes, and the trailer", () => {
+  it("writes PostgreSQL's binary COPY: signature, one 18-field tuple per event with its UUIDs as 16 bytes, and the trailer", () => {
     const event = makeEvent({ id: '6F9619FF-8B86-4011-B42D-00C04FC964FF', path: '/a', time: '2000-01-01T00:00:00.001Z' });
     const data = binaryCopyData([event, makeEvent()])!;
     expect(data.subarray(0, 11).toString('latin1')).toBe('PGCOPY\n\xff\r\n\0');
-    expect(data.readInt16BE(19)).toBe(14);
+    expect(data.readInt16BE(19)).toBe(18);
     expect(data.readInt32BE(21)).toBe(16);
     expect(data.subarray(25, 41).toString('hex')).toBe('6f9619ff8b864011b42d00c04fc964ff');
     expect(data.readInt32BE(41)).toBe(8);

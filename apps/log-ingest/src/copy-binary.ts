@@ -2,11 +2,11 @@ import type { RequestLogEvent } from '@flowgate/contracts';
 
 /**
  * A batch of request-log rows in PostgreSQL's binary COPY format, for `COPY request_logs
- * (<the 14 columns of COPY_COLUMNS>) FROM STDIN (FORMAT binary)`. PostgreSQL then reads every
+ * (<the columns of COPY_COLUMNS>) FROM STDIN (FORMAT binary)`. PostgreSQL then reads every
  * value as it stores it — 16 bytes of a UUID, the microseconds of a timestamp, a float — instead
  * of parsing its text (uuid_in, timestamptz_in, float4in, and COPY's own search for tabs and
  * backslashes): measured ~1.1–1.6 µs less PostgreSQL CPU per row, a fifth of what a row costs it
- * (docs/log-pipeline.md, "Fourth round").
+ * (`npm run bench -- request-log-storage`).
  *
  * Returns null when a row cannot be written exactly this way, and the caller sends the batch as
  * text: a time that is not the gateway's `toISOString()` form (`2026-11-24T09:00:00.123Z`; any
@@ -26,7 +26,11 @@ export function binaryCopyData(events: readonly RequestLogEvent[]): Buffer | nul
       if (!isCanonicalTime(e.time)) return null;
       checkedTime = e.time;
     }
-    capacity += ROW_FIXED_BYTES + 3 * (e.path.length + e.method.length + e.query.length + e.environment.length + textLength(e.code) + textLength(e.message) + textLength(e.error_node_id));
+    capacity +=
+      ROW_FIXED_BYTES +
+      3 * (e.path.length + e.method.length + e.query.length + e.environment.length + e.trigger.length + textLength(e.code) + textLength(e.message) + textLength(e.error_node_id)) +
+      (e.cache === undefined ? 0 : e.cache.length) +
+      3 * textLength(e.details);
   }
   const writer = new RowWriter(Buffer.allocUnsafe(capacity));
   writer.bytes(HEADER);
@@ -48,19 +52,24 @@ export function binaryCopyData(events: readonly RequestLogEvent[]): Buffer | nul
     writer.textOrNull(e.message);
     writer.textOrNull(e.error_node_id);
     writer.text(e.environment);
+    writer.text(e.trigger);
+    writer.boolean(e.streamed === true);
+    writer.textOrNull(e.cache ?? null);
+    writer.textOrNull(e.details); // json's binary form is its text
   }
   writer.int16(-1); // the trailer
   return writer.done();
 }
 
 /** The columns, in the order binaryCopyData writes them. */
-export const COPY_COLUMNS = 'id, time, project_id, endpoint_id, path, method, status, code, duration_ms, key_id, query, message, error_node_id, environment';
+export const COPY_COLUMNS =
+  'id, time, project_id, endpoint_id, path, method, status, code, duration_ms, key_id, query, message, error_node_id, environment, trigger, streamed, cache, details';
 
-const FIELDS = 14;
+const FIELDS = 18;
 /** Signature, flags (no OIDs), header extension length 0. */
 const HEADER = Buffer.concat([Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1'), Buffer.alloc(8)]);
-/** A row without its text: field count, 14 lengths, four UUIDs, the time, status and duration. */
-const ROW_FIXED_BYTES = 2 + FIELDS * 4 + 4 * 16 + 8 + 2 + 4;
+/** A row without its text: field count, the lengths, four UUIDs, the time, status, duration and the boolean. */
+const ROW_FIXED_BYTES = 2 + FIELDS * 4 + 4 * 16 + 8 + 2 + 4 + 1;
 /** Milliseconds between the Unix epoch and PostgreSQL's (2000-01-01T00:00:00Z). */
 const POSTGRES_EPOCH_MS = Date.UTC(2000, 0, 1);
 
@@ -160,6 +169,12 @@ class RowWriter {
       for (let k = 0; k < 16; k += 1) cache.bytes[k] = buffer[at + k];
       cache.text = uuid;
     }
+  }
+
+  boolean(value: boolean): void {
+    this.int32(1);
+    this.buffer[this.offset] = value ? 1 : 0;
+    this.offset += 1;
   }
 
   textOrNull(value: string | null): void {

@@ -77,3 +77,12 @@ export function copyFrom(client: PoolClient, text: string, data: Buffer): Promis
     client.query(new CopyFrom(text, data, (error, rows) => (error ? reject(error) : resolve(rows ?? 0))) as never);
   });
 }
+
+const COPY_SPECIAL = /[\\\t\n\r]/;
+const COPY_SPECIALS = /[\\\t\n\r]/g;
+const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+
+/** A text value as COPY's text format writes it: a backslash, tab, newline or carriage return as its backslash escape. */
+export function copyText(value: string): string {
+  return COPY_SPECIAL.test(value) ? value.replace(COPY_SPECIALS, (c) => COPY_ESCAPES[c]) : value;
+}

@@ -37,7 +37,7 @@ async function readTopic(kafka: Kafka, topic: string, count: number): Promise<Ka
   try {
     await consumer.subscribe({ topics: [topic], fromBeginning: true });
     await consumer.run({ eachMessage: async ({ message }) => void messages.push(message) });
-    await waitUntil(`${count} messages on ${topic}`, async () => messages.length, (n) => n >= count);
+    await waitUntil(async () => messages.length, (n) => n >= count, `${count} messages on ${topic}`);
     return messages;
   } finally {
     await consumer.disconnect();
@@ -74,12 +74,12 @@ describe('log-ingest (Kafka → PostgreSQL)', () => {
     const events = Array.from({ length: 50 }, () => makeEvent({ project_id: projectId }));
     await sendEvents(producer, topic, events);
     await sendEvents(producer, topic, [events[0], events[1]]); // redelivered, as after a gateway retry
-    await waitUntil('50 rows', () => countStored(pool, projectId), (c) => c.rows >= 50);
+    await waitUntil(() => countStored(pool, projectId), (c) => c.rows >= 50, '50 rows');
     // A later duplicate, after the first copy is certainly stored.
     await sendEvents(producer, topic, [events[2]]);
     const marker = makeEvent({ project_id: projectId });
     await sendEvents(producer, topic, [marker]);
-    await waitUntil('the marker row', () => countStored(pool, projectId), (c) => c.rows >= 51);
+    await waitUntil(() => countStored(pool, projectId), (c) => c.rows >= 51, 'the marker row');
 
     expect(await countStored(pool, projectId)).toEqual({ rows: 51, distinct: 51 });
     const { rows } = await pool.query('SELECT id, path, method, status, code, duration_ms, key_id, endpoint_id FROM request_logs WHERE id = $1', [
@@ -96,7 +96,7 @@ describe('log-ingest (Kafka → PostgreSQL)', () => {
     // A Return Error message `{body.m}` with {"m":"a\u0000b"}: the flow's caller chose it.
     const event = makeEvent({ project_id: projectId, status: 400, code: 'bad_input', message: 'a\u0000b', error_node_id: 'n1' });
     await sendEvents(producer, topic, [event]);
-    await waitUntil('the row', async () => (await pool.query('SELECT 1 FROM request_logs WHERE id = $1', [event.id])).rowCount, (n) => n === 1);
+    await waitUntil(async () => (await pool.query('SELECT 1 FROM request_logs WHERE id = $1', [event.id])).rowCount, (n) => n === 1, 'the row');
     const { rows } = await pool.query('SELECT message, error_node_id FROM request_logs WHERE id = $1', [event.id]);
     expect(rows[0]).toEqual({ message: 'a\\u0000b', error_node_id: 'n1' });
   });
@@ -123,11 +123,27 @@ describe('log-ingest (Kafka → PostgreSQL)', () => {
     const stored = await pool.query('SELECT id FROM request_logs WHERE id = ANY($1::uuid[])', [[good.id, nul.id, after.id]]);
     expect(stored.rows.map((r) => r.id).sort()).toEqual([good.id, after.id].sort());
     await waitUntil(
-      'the dead-letter counter',
       () => metricValue(ingest, 'flowgate_log_ingest_dead_lettered_total', { reason: 'invalid_json' }),
       (n) => n === before + 1,
+      'the dead-letter counter',
     );
     expect(await metricValue(ingest, 'flowgate_log_ingest_dead_lettered_total', { reason: 'rejected_by_database' })).toBe(1);
+  });
+
+  it('stores details as the gateway wrote them, and dead-letters an event whose details are not JSON alone', async () => {
+    const projectId = project.projectId;
+    const text = '{"headers":[["host","shop.example"]],"body":"{\\"a\\":1}","body_bytes":7,"body_truncated":false,"response_bytes":2}';
+    const kept = makeEvent({ project_id: projectId, details: text, cache: 'hit' });
+    const broken = makeEvent({ project_id: projectId, details: '{"headers":[' });
+    const rejectedBefore = await metricValue(ingest, 'flowgate_log_ingest_dead_lettered_total', { reason: 'rejected_by_database' });
+    await sendEvents(producer, topic, [kept, broken]);
+    await waitUntil(
+      () => metricValue(ingest, 'flowgate_log_ingest_dead_lettered_total', { reason: 'rejected_by_database' }),
+      (n) => n === rejectedBefore + 1,
+      'the event with broken details dead-lettered',
+    );
+    const { rows } = await pool.query('SELECT id, details::text AS details, cache FROM request_logs WHERE id = ANY($1::uuid[])', [[kept.id, broken.id]]);
+    expect(rows).toEqual([{ id: kept.id, details: text, cache: 'hit' }]);
   });
 
   it('moves api_keys.last_used_at to the latest use and never backwards; unknown keys are ignored', async () => {
@@ -146,7 +162,7 @@ describe('log-ingest (Kafka → PostgreSQL)', () => {
       makeEvent({ project_id: project.projectId, key_id: deletedKey }),
       makeEvent({ project_id: project.projectId, key_id: randomUUID() }),
     ]);
-    await waitUntil('keyA used', () => lastUsed(keyA), (v) => v !== null);
+    await waitUntil(() => lastUsed(keyA), (v) => v !== null, 'keyA used');
     expect((await lastUsed(keyA))?.toISOString()).toBe('2026-11-20T10:00:05.000Z');
     expect((await lastUsed(keyB))?.toISOString()).toBe('2026-11-20T09:00:00.000Z');
 
@@ -154,7 +170,7 @@ describe('log-ingest (Kafka → PostgreSQL)', () => {
     const late = t('2026-11-20T08:00:00.000Z');
     const newer = makeEvent({ project_id: project.projectId, key_id: keyB, time: '2026-11-20T11:00:00.000Z' });
     await sendEvents(producer, topic, [late, newer]);
-    await waitUntil('keyB moved forward', () => lastUsed(keyB), (v) => v?.toISOString() === '2026-11-20T11:00:00.000Z');
+    await waitUntil(() => lastUsed(keyB), (v) => v?.toISOString() === '2026-11-20T11:00:00.000Z', 'keyB moved forward');
     expect((await lastUsed(keyA))?.toISOString()).toBe('2026-11-20T10:00:05.000Z');
     expect((await pool.query('SELECT 1 FROM request_logs WHERE id = $1', [late.id])).rowCount).toBe(1);
   });
@@ -166,7 +182,7 @@ describe('log-ingest (Kafka → PostgreSQL)', () => {
     try {
       const events = Array.from({ length: 120 }, () => makeEvent({ project_id: project.projectId }));
       await sendEvents(local, stopTopic, events);
-      await waitUntil('120 rows', () => pool.query('SELECT count(*)::int AS n FROM request_logs WHERE id = ANY($1::uuid[])', [events.map((e) => e.id)]), (r) => r.rows[0].n === 120);
+      await waitUntil(() => pool.query('SELECT count(*)::int AS n FROM request_logs WHERE id = ANY($1::uuid[])', [events.map((e) => e.id)]), (r) => r.rows[0].n === 120, '120 rows');
     } finally {
       await local.disconnect();
       await stopping.stop();
@@ -189,8 +205,10 @@ describe('log-ingest while PostgreSQL refuses writes', () => {
     await admin.query(`CREATE ROLE ${role} LOGIN`);
     await admin.query(`GRANT SELECT, INSERT ON request_logs TO ${role}`);
     await admin.query(`GRANT SELECT, UPDATE ON api_keys TO ${role}`);
-    // Rows and their rollups are written in one transaction (request-log.repository.ts).
+    // Rows and their rollup deltas are written in one transaction (request-log.repository.ts);
+    // the fold moves the deltas into the rollups.
     await admin.query(`GRANT SELECT, INSERT, UPDATE ON request_log_rollups TO ${role}`);
+    await admin.query(`GRANT SELECT, INSERT, DELETE ON request_log_rollup_deltas TO ${role}`);
   });
 
   afterAll(async () => {
@@ -198,6 +216,7 @@ describe('log-ingest while PostgreSQL refuses writes', () => {
     await ingest?.stop();
     await admin.query('DELETE FROM request_logs WHERE project_id = $1', [projectId]);
     await admin.query('DELETE FROM request_log_rollups WHERE project_id = $1', [projectId]);
+    await admin.query('DELETE FROM request_log_rollup_deltas WHERE project_id = $1', [projectId]);
     await admin.query(`DROP OWNED BY ${role}`);
     await admin.query(`DROP ROLE ${role}`);
     await admin.end();
@@ -216,7 +235,7 @@ describe('log-ingest while PostgreSQL refuses writes', () => {
     const events = Array.from({ length: 40 }, () => makeEvent({ project_id: projectId }));
     await sendEvents(producer, topic, events);
 
-    await waitUntil('failed write attempts', () => metricValue(running, 'flowgate_log_ingest_write_failures_total'), (n) => n >= 3);
+    await waitUntil(() => metricValue(running, 'flowgate_log_ingest_write_failures_total'), (n) => n >= 3, 'failed write attempts');
     expect(await running.readiness()).toMatchObject({ ready: false, checks: { postgres: 'down' } });
     expect(await metricValue(running, 'flowgate_log_ingest_database_available')).toBe(0);
     expect(await committedTotal(kafka, topic, topic)).toBe(0);
@@ -224,8 +243,8 @@ describe('log-ingest while PostgreSQL refuses writes', () => {
     expect(await lagTotal(running)).toBe(40);
 
     await admin.query(`GRANT INSERT ON request_logs TO ${role}`);
-    await waitUntil('40 rows', () => countStored(admin, projectId), (c) => c.rows === 40);
-    await waitUntil('offsets committed', () => committedTotal(kafka, topic, topic), (n) => n === 40);
+    await waitUntil(() => countStored(admin, projectId), (c) => c.rows === 40, '40 rows');
+    await waitUntil(() => committedTotal(kafka, topic, topic), (n) => n === 40, 'offsets committed');
     expect(await countStored(admin, projectId)).toEqual({ rows: 40, distinct: 40 });
     expect(await running.readiness()).toMatchObject({ ready: true, checks: { postgres: 'up' } });
     expect(await lagTotal(running)).toBe(0);

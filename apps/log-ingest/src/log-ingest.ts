@@ -10,7 +10,9 @@ import { kafkaLogCreator } from './kafka-logger';
 import { consumerLag, ensureTopics } from './kafka-topics';
 import { createLogIngestMetrics } from './log-ingest.metrics';
 import { RequestLogBatchProcessor } from './request-log.batch-processor';
+import { PartitionStatistics } from './partition-statistics';
 import { RequestLogRepository } from './request-log.repository';
+import { RollupFold } from './rollup-fold';
 import { withTimeout } from './with-timeout';
 
 export interface LogIngest {
@@ -69,7 +71,8 @@ export function createLogIngest(config: LogIngestConfig, options: { logger?: Log
   pool.on('error', (error) => logger.warn({ err: error }, 'idle PostgreSQL connection closed'));
 
   const metrics = createLogIngestMetrics(() => withTimeout(consumerLag(lagAdmin, config.groupId, config.topic), LAG_TIMEOUT_MS));
-  const repository = new RequestLogRepository(pool, { rollups: options.rollups });
+  const repository = new RequestLogRepository(pool, { rollups: options.rollups, statistics: new PartitionStatistics(pool, logger) });
+  const fold = new RollupFold(pool, logger, config.rollupFoldMs);
   let databaseAvailable = true;
   const processor = new RequestLogBatchProcessor({
     repository,
@@ -176,6 +179,7 @@ export function createLogIngest(config: LogIngestConfig, options: { logger?: Log
         throw new DependencyError(`Kafka at ${config.kafkaBrokers.join(',')} failed (${(error as Error).message}) — fix KAFKA_BROKERS`);
       }
       await runConsumer();
+      fold.start();
       logger.info({ topic: config.topic, group: config.groupId }, 'consuming request-log events');
     },
 
@@ -190,6 +194,7 @@ export function createLogIngest(config: LogIngestConfig, options: { logger?: Log
         // not running (crashed and not yet restarted): nothing to pause
       }
       await processor.drain();
+      await fold.stop();
       await consumer?.disconnect().catch((error) => logger.warn({ err: error }, 'consumer disconnect failed'));
       await producer.disconnect().catch(() => undefined);
       await admin.disconnect().catch(() => undefined);

@@ -1,12 +1,13 @@
 import { performance } from 'node:perf_hooks';
 import type { RequestLogEvent } from '@flowgate/contracts';
-import type { Logger } from '@flowgate/platform';
+import { backoffMs, type Logger } from '@flowgate/platform';
 import type { EachBatchPayload, KafkaMessage } from 'kafkajs';
 import { Coalescer } from './coalescer';
 import type { DeadLetter, DeadLetterPublisher } from './dead-letter.publisher';
 import type { LogIngestMetrics } from './log-ingest.metrics';
 import { decodeRequestLogMessage, eventBytes } from './request-log.decoder';
 import { isDataError, type RequestLogRepository } from './request-log.repository';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 interface Entry {
   event: RequestLogEvent;
@@ -54,13 +55,11 @@ class BatchAbandoned extends Error {
   override name = 'BatchAbandoned';
 }
 
-/** Exponential backoff with jitter: ~200 ms, 400 ms, 800 ms … up to `maxMs`. */
+/** Exponential backoff with jitter after `attempt + 1` failed writes: ~200 ms, 400 ms, 800 ms … up to `maxMs`. */
 export function retryDelayMs(attempt: number, maxMs: number, random: () => number = Math.random): number {
-  const ceiling = Math.min(maxMs, 200 * 2 ** Math.min(attempt, 20));
-  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+  return backoffMs(attempt + 1, { firstMs: 200, maxMs, jitter: true, random });
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * Turns Kafka batches into durable rows, then commits their offsets — never before.

@@ -17,6 +17,8 @@ const valid = () => ({
   message: null,
   error_node_id: null,
   environment: 'live',
+  trigger: 'http',
+  details: null,
 });
 
 const encode = (value: unknown) => Buffer.from(JSON.stringify(value));
@@ -28,9 +30,21 @@ describe('decodeRequestLogEvent', () => {
   });
 
   it('reads an event of a gateway older than the log details (no query, message, error_node_id, environment) with empty details, as live', () => {
-    const { query, message, error_node_id, environment, ...older } = valid();
-    expect([query, message, error_node_id, environment]).toEqual(['page=2', null, null, 'live']);
-    expect(decodeRequestLogEvent(encode(older))).toEqual({ ok: true, event: { ...older, query: '', message: null, error_node_id: null, environment: 'live' } });
+    const { query, message, error_node_id, environment, trigger, details, ...older } = valid();
+    expect([query, message, error_node_id, environment, trigger, details]).toEqual(['page=2', null, null, 'live', 'http', null]);
+    expect(decodeRequestLogEvent(encode(older))).toEqual({
+      ok: true,
+      event: { ...older, query: '', message: null, error_node_id: null, environment: 'live', trigger: 'http', details: null },
+    });
+  });
+
+  it('keeps the cache outcome and the details text as it came, and refuses details over their bound', () => {
+    const details = JSON.stringify({ headers: [['host', 'shop.example']], body: '{"a":1}', body_bytes: 7, body_truncated: false, response_bytes: 2 });
+    const event = { ...valid(), cache: 'hit', streamed: true, details };
+    expect(decodeRequestLogEvent(encode(event))).toEqual({ ok: true, event });
+    const tooLong = decodeRequestLogEvent(encode({ ...event, details: `"${'x'.repeat(64 * 1024)}"` }));
+    expect(tooLong).toMatchObject({ ok: false, rejection: { reason: 'invalid_event', detail: expect.stringContaining('details') } });
+    expect(decodeRequestLogEvent(encode({ ...event, cache: 'stale' }))).toMatchObject({ ok: false, rejection: { reason: 'invalid_event' } });
   });
 
   it('keeps the preview environment', () => {

@@ -54,6 +54,15 @@ const oddValue = fc.oneof(
   fc.integer({ min: -1000, max: 1000 }),
 );
 
+/** What the fast check accepts, zod accepts and returns alike. */
+function expectAcceptedAsZodDoes(event: Record<string, unknown>): void {
+  const fast = fastCheckRequestLogEvent(event);
+  if (fast === null) return;
+  const zod = requestLogEventSchema.safeParse(event);
+  expect(zod.success).toBe(true);
+  expect(fast).toEqual(zod.data);
+}
+
 describe('fastCheckRequestLogEvent', () => {
   it('knows every field of the event schema (a new field must be handled there, or events would lose it)', () => {
     expect([...FAST_CHECK_FIELDS].sort()).toEqual(Object.keys(requestLogEventSchema.shape).sort());
@@ -63,6 +72,8 @@ describe('fastCheckRequestLogEvent', () => {
   it('returns a valid event exactly as zod does, unknown fields dropped and missing details defaulted', () => {
     const full = valid();
     expect(fastCheckRequestLogEvent(full)).toEqual(requestLogEventSchema.parse(full));
+    const streamed = { ...full, streamed: true };
+    expect(fastCheckRequestLogEvent(streamed)).toEqual(requestLogEventSchema.parse(streamed));
     const { query, message, error_node_id, environment, ...older } = { ...full, extra: 'dropped' };
     expect([query, message, error_node_id, environment]).toEqual(['page=2', null, null, 'live']);
     expect(fastCheckRequestLogEvent(older)).toEqual({ ...full, query: '', message: null, error_node_id: null, environment: 'live' });
@@ -79,14 +90,21 @@ describe('fastCheckRequestLogEvent', () => {
           if (value === undefined) delete event[name];
           else event[name] = value;
         }
-        const fast = fastCheckRequestLogEvent(event);
-        const zod = requestLogEventSchema.safeParse(event);
-        if (fast !== null) {
-          expect(zod.success).toBe(true);
-          expect(fast).toEqual(zod.data);
-        }
+        expectAcceptedAsZodDoes(event);
       }),
       { numRuns: 3000 },
+    );
+  });
+
+  it('agrees with zod on the details text and the cache outcome, either changed at random', () => {
+    const details = JSON.stringify({ headers: [['host', 'shop.example']], body: '{"a":1}', body_bytes: 7, body_truncated: false, response_bytes: 12 });
+    const withDetails = { ...valid(), cache: 'hit', details, extra: 'dropped' };
+    expect(fastCheckRequestLogEvent(withDetails)).not.toBeNull();
+    expect(fastCheckRequestLogEvent(withDetails)).toEqual(requestLogEventSchema.parse(withDetails));
+    const odd = fc.oneof(oddValue, fc.constantFrom('x'.repeat(64 * 1024), 'x'.repeat(64 * 1024 + 1), { headers: [] }, 'hit', 'miss', 'HIT'));
+    fc.assert(
+      fc.property(fc.constantFrom('details', 'cache'), odd, (name, value) => expectAcceptedAsZodDoes({ ...withDetails, [name]: value })),
+      { numRuns: 2000 },
     );
   });
 

@@ -33,12 +33,20 @@ export const FAST_CHECK_FIELDS = [
   'error_node_id',
   'time',
   'environment',
+  'trigger',
+  'streamed',
+  'cache',
+  'details',
 ] as const;
 const schemaFields = Object.keys(shape);
 export const fastCheckApplies = schemaFields.length === FAST_CHECK_FIELDS.length && FAST_CHECK_FIELDS.every((field) => schemaFields.includes(field));
 
 /** The environments an event may name (the schema's enum). */
 const ENVIRONMENTS: ReadonlySet<unknown> = new Set(shape.environment.unwrap().options);
+/** The triggers an event may name (the schema's enum). */
+const TRIGGERS: ReadonlySet<unknown> = new Set(shape.trigger.unwrap().options);
+/** The cache outcomes an event may name (the schema's enum). */
+const CACHE_OUTCOMES: ReadonlySet<unknown> = new Set(shape.cache.unwrap().options);
 
 const MAX = {
   path: shape.path.maxLength ?? 0,
@@ -47,6 +55,7 @@ const MAX = {
   query: shape.query.unwrap().maxLength ?? 0,
   message: shape.message.unwrap().unwrap().maxLength ?? 0,
   errorNodeId: shape.error_node_id.unwrap().unwrap().maxLength ?? 0,
+  details: shape.details.unwrap().unwrap().maxLength ?? 0,
 };
 
 /** A pattern that remembers the last string it accepted: a batch's events share projects, keys, endpoints and times. */
@@ -75,7 +84,6 @@ const patterns = {
 
 const isText = (value: unknown, max: number): value is string => typeof value === 'string' && value.length <= max;
 const isTextOrNull = (value: unknown, max: number): value is string | null => value === null || isText(value, max);
-
 /** `json` (a parsed event) as `requestLogEventSchema` would return it, or null to let zod decide. */
 export function fastCheckRequestLogEvent(json: unknown): RequestLogEvent | null {
   if (!fastCheckApplies || typeof json !== 'object' || json === null || Array.isArray(json)) return null;
@@ -85,6 +93,10 @@ export function fastCheckRequestLogEvent(json: unknown): RequestLogEvent | null 
   const message = e.message === undefined ? null : e.message;
   const errorNodeId = e.error_node_id === undefined ? null : e.error_node_id;
   const environment = e.environment === undefined ? 'live' : e.environment;
+  const trigger = e.trigger === undefined ? 'http' : e.trigger;
+  const streamed = e.streamed;
+  const cache = e.cache;
+  const details = e.details === undefined ? null : e.details;
   if (
     e.v !== 1 ||
     !patterns.id.test(e.id) ||
@@ -105,11 +117,15 @@ export function fastCheckRequestLogEvent(json: unknown): RequestLogEvent | null 
     !isTextOrNull(message, MAX.message) ||
     !isTextOrNull(errorNodeId, MAX.errorNodeId) ||
     !patterns.time.test(e.time) ||
-    !ENVIRONMENTS.has(environment)
+    !ENVIRONMENTS.has(environment) ||
+    !TRIGGERS.has(trigger) ||
+    !(streamed === undefined || typeof streamed === 'boolean') ||
+    !(cache === undefined || CACHE_OUTCOMES.has(cache)) ||
+    !isTextOrNull(details, MAX.details)
   ) {
     return null;
   }
-  return {
+  const event: RequestLogEvent = {
     v: 1,
     id: e.id as string,
     project_id: e.project_id as string,
@@ -125,5 +141,11 @@ export function fastCheckRequestLogEvent(json: unknown): RequestLogEvent | null 
     error_node_id: errorNodeId,
     time: e.time as string,
     environment: environment as RequestLogEvent['environment'],
+    trigger: trigger as RequestLogEvent['trigger'],
+    details,
   };
+  // Optional in the schema: present only when the event has it, as zod returns it.
+  if (streamed !== undefined) event.streamed = streamed;
+  if (cache !== undefined) event.cache = cache as RequestLogEvent['cache'];
+  return event;
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { rollupInsertSql } from '@flowgate/db';
+import { foldRequestLogRollupDeltas, rollupInsertSql } from '@flowgate/db';
 import { Pool } from 'pg';
 import { binaryCopyData } from './copy-binary';
 import { RequestLogRepository } from './request-log.repository';
@@ -13,7 +13,7 @@ interface RollupRow {
   status: number;
   count: number;
   errors: number;
-  /** One per shard that wrote to the cell. */
+  /** One per shard that wrote to the cell (folds write shard 0; earlier versions wrote more). */
   histograms: Array<Record<string, number>>;
 }
 
@@ -31,8 +31,10 @@ describe('request-log repository (real PostgreSQL)', () => {
     projects.push(id);
     return id;
   };
-  const rollups = async (projectId: string) =>
-    (
+  /** The project's rollups once the deltas are folded (whoever folds them: a log-ingest beside may). */
+  const rollups = async (projectId: string) => {
+    await foldRequestLogRollupDeltas(pool);
+    return (
       await pool.query<RollupRow>(
         `SELECT span_s, environment, bucket, method, status, sum(count)::int AS count, sum(errors)::int AS errors,
                 jsonb_agg(latency_histogram) AS histograms
@@ -41,6 +43,7 @@ describe('request-log repository (real PostgreSQL)', () => {
         [projectId],
       )
     ).rows;
+  };
 
   beforeAll(() => {
     pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 2 });
@@ -49,6 +52,7 @@ describe('request-log repository (real PostgreSQL)', () => {
   afterAll(async () => {
     await pool.query('DELETE FROM request_logs WHERE project_id = ANY($1::uuid[])', [projects]);
     await pool.query('DELETE FROM request_log_rollups WHERE project_id = ANY($1::uuid[])', [projects]);
+    await pool.query('DELETE FROM request_log_rollup_deltas WHERE project_id = ANY($1::uuid[])', [projects]);
     await pool.end();
   });
 
@@ -99,6 +103,45 @@ describe('request-log repository (real PostgreSQL)', () => {
     expect(await stored(binaryProject)).toEqual(asText);
     expect(asText[1]).toMatchObject({ id: '6f9619ff-8b86-4011-b42d-00c04fc964ff', key_id: key, path: '/ünï/😀', duration_ms: 0.1, environment: 'preview' });
     expect(asText[1].time.toISOString()).toBe('2026-11-20T10:00:00.123Z');
+  });
+
+  it('stores streamed, the cache outcome and the details alike on every write path: binary COPY, text COPY and the INSERT of a redelivered batch', async () => {
+    const [binaryProject, textProject, insertProject] = [newProject(), newProject(), newProject()];
+    const details = {
+      headers: [['host', 'shop.example'], ['content-type', 'application/json'], ['x-odd', 'tab\there "quoted" \\ ünï 😀']] as Array<[string, string]>,
+      body: '{"name":"Ada","note":"line\nbreak\ttab \\ {x,y} NULL"}',
+      body_bytes: 9000,
+      body_truncated: true,
+      response_bytes: 42,
+    };
+    const shapes = (project: string, time: (n: number) => string) => [
+      makeEvent({ project_id: project, time: time(0), streamed: true }),
+      makeEvent({ project_id: project, time: time(1), cache: 'hit', details: JSON.stringify(details) }),
+      makeEvent({ project_id: project, time: time(2), cache: 'miss', details: JSON.stringify({ ...details, body: null, body_bytes: null, body_truncated: false, response_bytes: null }) }),
+      makeEvent({ project_id: project, time: time(3) }),
+    ];
+    const repository = new RequestLogRepository(pool);
+    const binary = shapes(binaryProject, (n) => `2026-11-20T10:00:0${n}.000Z`);
+    expect(binaryCopyData(binary)).not.toBeNull();
+    await repository.write(binary);
+    const text = shapes(textProject, (n) => `2026-11-20T12:00:0${n}.5+02:00`);
+    expect(binaryCopyData(text)).toBeNull();
+    await repository.write(text);
+    // A redelivered batch (one event stored already) goes in by INSERT … ON CONFLICT DO NOTHING.
+    const inserted = shapes(insertProject, (n) => `2026-11-20T10:00:0${n}.000Z`);
+    await repository.write(inserted.slice(0, 1));
+    expect(await repository.write(inserted)).toEqual({ inserted: 3 });
+    const stored = async (project: string) =>
+      (await pool.query('SELECT streamed, cache, details FROM request_logs WHERE project_id = $1 ORDER BY time', [project])).rows;
+    const expected = [
+      { streamed: true, cache: null, details: null },
+      { streamed: false, cache: 'hit', details },
+      { streamed: false, cache: 'miss', details: { ...details, body: null, body_bytes: null, body_truncated: false, response_bytes: null } },
+      { streamed: false, cache: null, details: null },
+    ];
+    expect(await stored(binaryProject)).toEqual(expected);
+    expect(await stored(textProject)).toEqual(expected);
+    expect(await stored(insertProject)).toEqual(expected);
   });
 
   it('adds every inserted row to the minute and hour rollups of the project and of its method and status', async () => {
@@ -177,17 +220,16 @@ describe('request-log repository (real PostgreSQL)', () => {
     expect(rows[0].n).toBe(120);
   });
 
-  it('gives concurrent writers their own rollup rows (shards) that add up to the total', async () => {
+  it('counts the batches of concurrent writers of one cell, each appended as its own delta', async () => {
     const project = newProject();
     const repository = new RequestLogRepository(pool);
     const batch = () => Array.from({ length: 50 }, () => makeEvent({ project_id: project, time: '2026-11-20T14:00:00.000Z' }));
-    await Promise.all([repository.write(batch()), repository.write(batch())]);
-    const { rows } = await pool.query<{ shards: number; count: number }>(
-      `SELECT count(*)::int AS shards, sum(count)::int AS count FROM request_log_rollups WHERE project_id = $1 AND span_s = 60 AND method = ''`,
-      [project],
-    );
-    expect(rows[0]!.count).toBe(100);
-    expect(rows[0]!.shards).toBeGreaterThanOrEqual(1);
+    await Promise.all([repository.write(batch()), repository.write(batch()), new RequestLogRepository(pool).write(batch())]);
+    const total = (await rollups(project)).filter((r) => r.method === '').map((r) => [r.span_s, r.count]);
+    expect(total).toEqual([
+      [60, 150],
+      [3600, 150],
+    ]);
   });
 
   it('computes the same rollups as the SQL rebuild from the stored rows', async () => {
@@ -219,5 +261,7 @@ describe('request-log repository (real PostgreSQL)', () => {
     const project = newProject();
     expect(await new RequestLogRepository(pool, { rollups: false }).write([makeEvent({ project_id: project }), makeEvent({ project_id: project })])).toEqual({ inserted: 2 });
     expect(await rollups(project)).toEqual([]);
+    const { rows } = await pool.query('SELECT 1 FROM request_log_rollup_deltas WHERE project_id = $1', [project]);
+    expect(rows).toEqual([]);
   });
 });

@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import type { RequestLogEvent } from '@flowgate/contracts';
 import type { Pool, PoolClient } from 'pg';
 import { binaryCopyData, COPY_COLUMNS as COLUMNS } from './copy-binary';
-import { copyFrom } from './copy-from';
-import { rollupColumns, UPSERT_ROLLUPS, upsertParams } from './request-log.rollups';
+import { copyFrom, copyText } from './copy-from';
+import { COPY_ROLLUP_DELTAS, rollupDeltaCopyData } from './batch-rollups';
+import { type PartitionStatistics, utcDayOf } from './partition-statistics';
 
 // The usual way in: COPY, which reads each row once and inserts the rows in bulk (measured:
 // about half the PostgreSQL CPU per row of the INSERT below). COPY has no
@@ -21,7 +23,8 @@ const UNIQUE_VIOLATION = '23505';
 const INSERT_COLUMNS = `
 INSERT INTO request_logs (${COLUMNS})
 SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::uuid[], $4::uuid[], $5::text[], $6::text[],
-                     $7::smallint[], $8::text[], $9::real[], $10::uuid[], $11::text[], $12::text[], $13::text[], $14::text[])
+                     $7::smallint[], $8::text[], $9::real[], $10::uuid[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[],
+                     $16::boolean[], $17::text[], $18::json[])
 ON CONFLICT DO NOTHING`;
 const INSERT_ROWS_RETURNING_IDS = `${INSERT_COLUMNS} RETURNING id`;
 
@@ -42,50 +45,39 @@ export interface WriteResult {
 
 export interface RequestLogRepositoryOptions {
   /**
-   * Maintain request_log_rollups with the rows (the default). Off only to measure what they
+   * Append the rollup deltas with the rows (the default). Off only to measure what they
    * cost (bench/log-ingest.bench.ts); GET …/logs/stats reads nothing else.
    */
   rollups?: boolean;
+  /** Told the rows committed per UTC day (partition-statistics.ts keeps their statistics current). */
+  statistics?: Pick<PartitionStatistics, 'written'>;
 }
 
-/** Writes request-log events, their rollups and the keys' last use in one transaction. */
+/** Writes request-log events, their rollup deltas and the keys' last use in one transaction. */
 export class RequestLogRepository {
   private readonly rollups: boolean;
-  /** Writer slots in use: each transaction writes its rollups as the lowest free slot's shard. */
-  private readonly slots: boolean[] = [];
+  private readonly statistics: Pick<PartitionStatistics, 'written'> | null;
 
   constructor(
     private readonly pool: Pool,
     options: RequestLogRepositoryOptions = {},
   ) {
     this.rollups = options.rollups !== false;
+    this.statistics = options.statistics ?? null;
   }
 
   async write(events: readonly RequestLogEvent[]): Promise<WriteResult> {
     if (events.length === 0) return { inserted: 0 };
-    // Held until the transaction ends: the rollup rows it locks are its shard's alone.
-    const slot = this.takeSlot();
     try {
-      try {
-        return await this.transaction(events, slot, 'copy');
-      } catch (error) {
-        if ((error as { code?: unknown }).code !== UNIQUE_VIOLATION) throw error;
-        // Some event is stored already (or twice in the batch): nothing was kept, insert skipping those.
-        return await this.transaction(events, slot, 'insert');
-      }
-    } finally {
-      this.slots[slot] = false;
+      return await this.transaction(events, 'copy');
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== UNIQUE_VIOLATION) throw error;
+      // Some event is stored already (or twice in the batch): nothing was kept, insert skipping those.
+      return await this.transaction(events, 'insert');
     }
   }
 
-  private takeSlot(): number {
-    let slot = this.slots.indexOf(false);
-    if (slot === -1) slot = this.slots.length;
-    this.slots[slot] = true;
-    return slot;
-  }
-
-  private async transaction(events: readonly RequestLogEvent[], slot: number, way: 'copy' | 'insert'): Promise<WriteResult> {
+  private async transaction(events: readonly RequestLogEvent[], way: 'copy' | 'insert'): Promise<WriteResult> {
     const client = await this.pool.connect();
     // A checked-out client that loses its server between two queries emits 'error'; without a
     // listener that would end the process. The next query fails instead, and we retry.
@@ -94,14 +86,14 @@ export class RequestLogRepository {
     try {
       await client.query('BEGIN');
       const fresh = way === 'copy' ? await this.copyRows(client, events) : await this.insertRows(client, events);
-      if (this.rollups && fresh.length > 0) {
-        await client.query({ name: 'flowgate-upsert-rollups', text: UPSERT_ROLLUPS, values: upsertParams(rollupColumns(fresh, slot)) });
-      }
+      // Appended, not merged: the fold adds them to the rollups later (docs/log-pipeline.md).
+      if (this.rollups && fresh.length > 0) await copyFrom(client, COPY_ROLLUP_DELTAS, rollupDeltaCopyData(fresh, randomUUID()));
       const keys = latestUsePerKey(events);
       if (keys.ids.length > 0) await client.query({ name: 'flowgate-touch-keys', text: TOUCH_KEYS, values: [keys.ids, keys.times] });
       await client.query('COMMIT');
       client.off('error', onLost);
       client.release();
+      if (this.statistics) countByDay(fresh, this.statistics);
       return { inserted: fresh.length };
     } catch (error) {
       // The connection is kept when the server refused the data and the transaction rolled
@@ -139,14 +131,30 @@ export class RequestLogRepository {
   /** Whether the schema this service writes to exists (a migrated database). */
   async hasSchema(): Promise<boolean> {
     const { rows } = await this.pool.query<{ ok: boolean }>(
-      "SELECT to_regclass('request_logs') IS NOT NULL AND to_regclass('api_keys') IS NOT NULL AND to_regclass('request_log_rollups') IS NOT NULL AS ok",
+      "SELECT to_regclass('request_logs') IS NOT NULL AND to_regclass('api_keys') IS NOT NULL AND to_regclass('request_log_rollup_deltas') IS NOT NULL AS ok",
     );
     return rows[0]?.ok === true;
   }
 }
 
+/** Tells `statistics` the rows per UTC day (a batch is nearly always of one day). */
+function countByDay(events: readonly RequestLogEvent[], statistics: Pick<PartitionStatistics, 'written'>): void {
+  let day = '';
+  let rows = 0;
+  for (const event of events) {
+    const eventDay = utcDayOf(event.time);
+    if (eventDay !== day) {
+      if (rows > 0 && day !== '') statistics.written(day, rows);
+      day = eventDay;
+      rows = 0;
+    }
+    rows++;
+  }
+  if (rows > 0 && day !== '') statistics.written(day, rows);
+}
+
 /**
- * The batch as 14 PostgreSQL array literals, one per column, built here as text: node-postgres
+ * The batch as PostgreSQL array literals, one per column, built here as text: node-postgres
  * would otherwise convert every element through its generic array encoder (escaping each one
  * with a regular expression), which measured ~2 µs per event. UUIDs, ISO times and numbers
  * never need quoting (the event schema has checked their form); text is always quoted.
@@ -167,6 +175,10 @@ function toColumns(events: readonly RequestLogEvent[]): string[] {
     textArray(events, (e) => e.message),
     textArray(events, (e) => e.error_node_id),
     textArray(events, (e) => e.environment),
+    textArray(events, (e) => e.trigger),
+    plainArray(events, (e) => (e.streamed === true ? 't' : 'f')),
+    textArray(events, (e) => e.cache ?? null),
+    textArray(events, (e) => e.details),
   ];
 }
 
@@ -204,17 +216,10 @@ export function copyData(events: readonly RequestLogEvent[]): Buffer {
     text +=
       `${e.id}\t${e.time}\t${e.project_id}\t${e.endpoint_id ?? '\\N'}\t${copyText(e.path)}\t${copyText(e.method)}\t${e.status}` +
       `\t${copyTextOrNull(e.code)}\t${e.duration_ms}\t${e.key_id ?? '\\N'}\t${copyText(e.query)}\t${copyTextOrNull(e.message)}` +
-      `\t${copyTextOrNull(e.error_node_id)}\t${copyText(e.environment)}\n`;
+      `\t${copyTextOrNull(e.error_node_id)}\t${copyText(e.environment)}\t${copyText(e.trigger)}` +
+      `\t${e.streamed === true ? 't' : 'f'}\t${copyTextOrNull(e.cache ?? null)}\t${copyTextOrNull(e.details)}\n`;
   }
   return Buffer.from(text, 'utf8');
-}
-
-const COPY_SPECIAL = /[\\\t\n\r]/;
-const COPY_SPECIALS = /[\\\t\n\r]/g;
-const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
-
-function copyText(value: string): string {
-  return COPY_SPECIAL.test(value) ? value.replace(COPY_SPECIALS, (c) => COPY_ESCAPES[c]) : value;
 }
 
 function copyTextOrNull(value: string | null): string {

@@ -1,14 +1,14 @@
 import { env, loadConfig } from '@flowgate/platform';
 import { z } from 'zod';
 
-const schema = z
+export const workerConfigSchema = z
   .object({
     DATABASE_URL: env.databaseUrl,
     REDIS_URL: env.redisUrl,
     REDIS_CLUSTER_NODES: env.redisClusterNodes,
-    WORKER_PORT: env.port(3002),
+    WORKER_PORT: env.port(3002).describe('`/healthz`, `/readyz`, `/metrics`'),
     // BullMQ's own default, so producers that set no prefix meet the worker.
-    BULLMQ_PREFIX: z.string().regex(/^[a-zA-Z0-9_.-]{1,64}$/, 'must be letters, digits, "_", "." or "-"').default('bull'),
+    BULLMQ_PREFIX: z.string().regex(/^[a-zA-Z0-9_.-]{1,64}$/, 'must be letters, digits, "_", "." or "-"').default('bull').describe('BullMQ key prefix; producers (the gateway\'s email jobs, the control plane\'s schedule job schedulers) and the worker must agree'),
     LOG_LEVEL: env.logLevel,
   })
   .transform((vars) => ({
@@ -20,9 +20,9 @@ const schema = z
     logLevel: vars.LOG_LEVEL,
   }));
 
-export type WorkerConfig = z.output<typeof schema>;
+export type WorkerConfig = z.output<typeof workerConfigSchema>;
 
 /** The worker configuration from the environment (and `.env`); throws a one-line ConfigError. */
 export function loadWorkerConfig(source: NodeJS.ProcessEnv = process.env): WorkerConfig {
-  return loadConfig(schema, source);
+  return loadConfig(workerConfigSchema, source);
 }

@@ -19,6 +19,11 @@ export interface QueueDefinition<Data = unknown, Result = unknown> {
   backoffMs: number;
   /** Jobs run in parallel by one worker process (default 1). */
   concurrency?: number;
+  /**
+   * How long a job's lock lasts without renewal (BullMQ's lockDuration, default 30 s): a job
+   * whose worker died is run again by another worker after about this much (twice at most).
+   */
+  lockDurationMs?: number;
   /** A repeatable job, kept by a BullMQ job scheduler (idempotent across replicas and restarts). */
   schedule?: QueueSchedule<Data>;
   /**

@@ -6,6 +6,7 @@ import { waitUntil } from '@flowgate/testing';
 import { deadLetterQueueName, type DeadJobRecord, type QueueDefinition } from './queue-definition';
 import { discoverQueues } from './queues';
 import { createWorkerRuntime, type WorkerRuntime } from './worker-runtime';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 jest.setTimeout(60000);
 
@@ -73,7 +74,7 @@ describe('worker runtime (BullMQ on the real Redis)', () => {
     setup: () => ({
       async process() {
         releaseSlowJob();
-        await new Promise((resolve) => setTimeout(resolve, 500));
+        await sleep(500);
         slowJobFinished = true;
       },
     }),
@@ -110,7 +111,7 @@ describe('worker runtime (BullMQ on the real Redis)', () => {
     // The producer gives no options: the queue definition's policy applies anyway.
     const queue = runtime.queue(failing.name);
     const job = await queue.add('work', { key: 'fails' });
-    await waitUntil('the job to fail for good', () => job.getState(), (state) => state === 'failed');
+    await waitUntil(() => job.getState(), (state) => state === 'failed', 'the job to fail for good');
 
     expect(runs.fails).toHaveLength(3);
     const [first, second, third] = runs.fails;
@@ -123,7 +124,7 @@ describe('worker runtime (BullMQ on the real Redis)', () => {
 
     const deadQueue = new Queue(deadLetterQueueName(failing.name), { connection: { url: redisUrl }, prefix });
     try {
-      const letters = await waitUntil('the dead-letter record', () => deadQueue.getWaiting(), (jobs) => jobs.length === 1);
+      const letters = await waitUntil(() => deadQueue.getWaiting(), (jobs) => jobs.length === 1, 'the dead-letter record');
       const letter = letters[0].data as DeadJobRecord;
       expect(letter).toMatchObject({ queue: failing.name, job_id: job.id, job_name: 'work', data: { key: 'fails' }, failed_reason: 'boom 3', attempts_made: 3 });
     } finally {
@@ -135,7 +136,7 @@ describe('worker runtime (BullMQ on the real Redis)', () => {
 
   it('completes a job that succeeds on a retry, without a dead-letter record', async () => {
     const job = await runtime.queue(flaky.name).add('work', { key: 'flaky' });
-    await waitUntil('completion', () => job.getState(), (state) => state === 'completed');
+    await waitUntil(() => job.getState(), (state) => state === 'completed', 'completion');
     expect(runs.flaky).toHaveLength(2);
     expect((await runtime.queue(flaky.name).getJob(job.id!))?.returnvalue).toBe('done');
     expect(await metric(runtime, 'flowgate_worker_jobs_dead_lettered_total', flaky.name)).toBe(0);
@@ -143,7 +144,7 @@ describe('worker runtime (BullMQ on the real Redis)', () => {
   });
 
   it('registers the schedule once and runs the job at start', async () => {
-    await waitUntil('the start-up run', async () => scheduledRuns, (n) => n >= 1);
+    await waitUntil(async () => scheduledRuns, (n) => n >= 1, 'the start-up run');
     const schedulers = await runtime.queue(scheduled.name).getJobSchedulers();
     expect(schedulers.map((s) => s.key)).toEqual([`${scheduled.name}-schedule`]);
     expect(schedulers[0].every).toBe(3_600_000);

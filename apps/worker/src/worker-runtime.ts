@@ -114,7 +114,13 @@ export function createWorkerRuntime(options: WorkerRuntimeOptions): WorkerRuntim
           end();
         }
       },
-      { connection, prefix, concurrency: definition.concurrency ?? 1, removeOnComplete: jobOptions.removeOnComplete },
+      {
+        connection,
+        prefix,
+        concurrency: definition.concurrency ?? 1,
+        removeOnComplete: jobOptions.removeOnComplete,
+        ...(definition.lockDurationMs === undefined ? {} : { lockDuration: definition.lockDurationMs, stalledInterval: definition.lockDurationMs }),
+      },
     );
     worker.on('completed', () => metrics.completed.inc(labels));
     worker.on('failed', (job, error) => {

@@ -72,3 +72,5 @@ export function operatorProblem(operator: FilterOperator, type: ColumnType): str
 
 /** Rows one query may return (the blocks' `limit`, the REST `limit`). */
 export const MAX_ROWS_PER_QUERY = 1000;
+/** Conditions one filter may have (a table block's, the rows API's): each `contains` is a scan of its column. */
+export const MAX_FILTER_CONDITIONS = 20;

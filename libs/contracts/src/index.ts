@@ -5,3 +5,7 @@ export * from './api-key-format';
 export * from './json-depth';
 export * from './data-tables';
 export * from './secrets';
+export * from './text-encoders';
+export * from './response-cache';
+export * from './schedules';
+export * from './schedule-cron';

@@ -1,5 +1,6 @@
 import type { ColumnType, DataColumn } from '@flowgate/contracts';
 import { DataError } from './data-error';
+import { unstorableJson, unstorableText } from './storable-text';
 
 /**
  * A value as PostgreSQL receives it for a column of each type, or a DataError naming the
@@ -8,21 +9,25 @@ import { DataError } from './data-error';
  */
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
 
-function describe(value: unknown): string {
-  const text = typeof value === 'string' ? JSON.stringify(value) : Array.isArray(value) ? 'a list' : value !== null && typeof value === 'object' ? 'an object' : String(value);
-  return text.length > 60 ? `${text.slice(0, 57)}…` : text;
-}
+/** The value quoted in full: whoever shows the message masks secrets in it, then cuts it (`safeMessage`). */
+const describe = (value: unknown): string =>
+  typeof value === 'string' ? JSON.stringify(value) : Array.isArray(value) ? 'a list' : value !== null && typeof value === 'object' ? 'an object' : String(value);
 
 const refuse = (column: string, expected: string, value: unknown): DataError =>
   new DataError('invalid_value', `${column} expects ${expected}, got ${describe(value)}`, column);
 
+const unstorable = (column: string, problem: string): DataError => new DataError('invalid_value', `${column} ${problem}`, column);
+
 /** Converts a non-null value for a column of `type`; throws DataError('invalid_value'). */
 export function toStoredValue(column: string, type: ColumnType, value: unknown): unknown {
   switch (type) {
-    case 'text':
-      if (typeof value === 'string') return value;
+    case 'text': {
       if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-      throw refuse(column, 'text', value);
+      if (typeof value !== 'string') throw refuse(column, 'text', value);
+      const problem = unstorableText(value);
+      if (problem !== null) throw unstorable(column, problem);
+      return value;
+    }
     case 'number': {
       const number = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
       if (!Number.isFinite(number)) throw refuse(column, 'a number', value);
@@ -41,8 +46,11 @@ export function toStoredValue(column: string, type: ColumnType, value: unknown):
       if (Number.isNaN(time)) throw refuse(column, 'a date and time (ISO 8601)', value);
       return new Date(time).toISOString();
     }
-    case 'json':
+    case 'json': {
+      const problem = unstorableJson(value);
+      if (problem !== null) throw unstorable(column, problem);
       return JSON.stringify(value);
+    }
   }
 }
 

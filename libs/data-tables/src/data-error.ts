@@ -8,7 +8,11 @@ export type DataErrorCode =
   | 'data_limit_reached'
   | 'unknown_table'
   | 'unknown_column'
-  | 'conversion_failed';
+  | 'conversion_failed'
+  /** The tenant's share of the pool is taken and its line full (fair-data-pool.ts). */
+  | 'busy'
+  /** Stopped by the statement timeout (or cancelled). */
+  | 'query_timeout';
 
 export class DataError extends Error {
   constructor(
@@ -46,6 +50,8 @@ export function dataErrorOf(error: unknown): unknown {
     const column = key?.[1] ?? null;
     return new DataError('unique_violation', column ? `another row already has this ${column}` : 'another row already has this value', column, null, key?.[2] ?? null);
   }
+  // query_canceled: the statement timeout, or a cancel request when its run ended (fair-data-pool.ts).
+  if (pg.code === '57014') return new DataError('query_timeout', 'the query ran longer than it may and was stopped');
   if (pg.code === '23502') return new DataError('invalid_value', `${pg.column ?? 'a column'} is required`, pg.column ?? null);
   return error;
 }

@@ -15,3 +15,4 @@ export { importCsv, exportCsv, CsvRowError } from './table-csv';
 export { toStoredValue } from './column-values';
 export { qualifiedTable, projectSchemaName } from './storage-names';
 export { createDataPort } from './data-port';
+export { FairDataPool } from './fair-data-pool';

@@ -1,6 +1,7 @@
 import { columnTypeOf, operatorProblem, VALUELESS_OPERATORS, type ColumnType, type DataColumn, type FilterCondition } from '@flowgate/contracts';
 import { toStoredValue } from './column-values';
 import { DataError } from './data-error';
+import { unstorableJson } from './storable-text';
 import { quoteIdent } from './storage-names';
 import { isUuid } from '@flowgate/platform';
 
@@ -47,6 +48,8 @@ export function whereClause(columns: readonly DataColumn[], conditions: readonly
       case 'is_not_null':
         return `${name} IS NOT NULL`;
       case 'contains': {
+        const problem = unstorableJson(condition.value);
+        if (problem !== null) throw new DataError('invalid_value', `the condition on ${condition.column} ${problem}`, condition.column);
         if (type === 'json') return `${name} @> ${params.add(JSON.stringify(condition.value ?? null))}::jsonb`;
         if (typeof condition.value !== 'string' && typeof condition.value !== 'number')
           throw new DataError('invalid_value', `contains on ${condition.column} needs a text value`, condition.column);

@@ -1,14 +1,13 @@
-import type { DataColumn, FilterCondition, SortDirection } from '@flowgate/contracts';
+import type { ColumnType, DataColumn, FilterCondition, SortDirection } from '@flowgate/contracts';
 import { columnTypeOf } from '@flowgate/contracts';
-import type { Pool, PoolClient } from 'pg';
-import { storedValues } from './column-values';
+import { storedValues, toStoredValue } from './column-values';
 import { DataError, dataErrorOf } from './data-error';
+import type { Queryable } from './fair-data-pool';
 import { Params, whereClause } from './row-filter';
 import { qualifiedTable, quoteIdent, type TableLocation } from './storage-names';
 import { isUuid, uuidV7 } from '@flowgate/platform';
 
-/** A pool, or one connection inside a transaction (a CSV import). */
-export type Queryable = Pool | PoolClient;
+export type { Queryable } from './fair-data-pool';
 
 /** A stored row: its id and times, and one field per column. */
 export interface DataRow {
@@ -44,14 +43,29 @@ interface Cursor {
 
 const encodeCursor = (cursor: Cursor): string => Buffer.from(JSON.stringify(cursor)).toString('base64url');
 
-function decodeCursor(text: string): Cursor {
+const forgedCursor = (): DataError => new DataError('invalid_value', 'cursor is not one this API gave out', 'cursor');
+
+/**
+ * A cursor as `encodeCursor` wrote it, its sort value converted for the sort column (`type`,
+ * null when sorting by id). Anything else — text, a list, an object without a row id, a value
+ * of another type or with NUL inside — is refused naming `cursor`, before any SQL is made.
+ */
+function decodeCursor(text: string, sortColumn: string | null, type: ColumnType | null): Cursor {
+  let cursor: unknown;
   try {
-    const cursor = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as Cursor;
-    if (cursor && typeof cursor.id === 'string' && isUuid(cursor.id)) return cursor;
+    cursor = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
   } catch {
-    // reported below
+    throw forgedCursor();
   }
-  throw new DataError('invalid_value', 'cursor is not one this API gave out', 'cursor');
+  if (cursor === null || typeof cursor !== 'object' || Array.isArray(cursor)) throw forgedCursor();
+  const { id, v } = cursor as { id?: unknown; v?: unknown };
+  if (typeof id !== 'string' || !isUuid(id)) throw forgedCursor();
+  if (v === null || v === undefined || sortColumn === null || type === null) return { id };
+  try {
+    return { id, v: toStoredValue(sortColumn, type, v) };
+  } catch {
+    throw forgedCursor();
+  }
 }
 
 /** The SQL of one table, built once per table shape: what to select, where it is. */
@@ -74,9 +88,14 @@ export class RowStore {
 
   constructor(
     private readonly pool: Queryable,
-    table: StoredTable,
+    table: StoredTable | TableSql,
   ) {
-    this.sql = new TableSql(table);
+    this.sql = table instanceof TableSql ? table : new TableSql(table);
+  }
+
+  /** The same table's statements run on `queryable` (one tenant's turn in a FairDataPool); its SQL is not built again. */
+  on(queryable: Queryable): RowStore {
+    return new RowStore(queryable, this.sql);
   }
 
   get columns(): readonly DataColumn[] {
@@ -98,7 +117,7 @@ export class RowStore {
     if (sortColumn !== null && columnTypeOf(this.columns, sortColumn) === null)
       throw new DataError('unknown_column', `the table has no column ${sortColumn}`, sortColumn);
     if (cursor !== null) {
-      const after = decodeCursor(cursor);
+      const after = decodeCursor(cursor, sortColumn, sortColumn === null ? null : columnTypeOf(this.columns, sortColumn));
       const condition = this.afterCursor(after, sortColumn, direction, params);
       where = where === '' ? ` WHERE ${condition}` : `${where} AND ${condition}`;
     }
@@ -119,7 +138,7 @@ export class RowStore {
     if (sortColumn === null) return `"id" ${beyond} ${id}::uuid`;
     const column = quoteIdent(sortColumn);
     if (after.v === null || after.v === undefined) return `(${column} IS NULL AND "id" > ${id}::uuid)`;
-    const value = params.add(typeof after.v === 'object' ? JSON.stringify(after.v) : after.v);
+    const value = params.add(after.v);
     return `(${column} ${beyond} ${value} OR (${column} = ${value} AND "id" > ${id}::uuid) OR ${column} IS NULL)`;
   }
 

@@ -1,11 +1,12 @@
 import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { SYSTEM_COLUMNS, type DataColumn } from '@flowgate/contracts';
+import { jsonTooDeep, MAX_JSON_DEPTH, SYSTEM_COLUMNS, type DataColumn } from '@flowgate/contracts';
 import type { Pool } from 'pg';
 import { inTransaction } from './data-database';
 import { storedValues } from './column-values';
+import { neutraliseFormula, restoreFormula } from './csv-formula';
 import { DataError } from './data-error';
-import { RowStore, type DataRow, type StoredTable } from './row-store';
+import { RowStore, type DataRow, type Queryable, type StoredTable } from './row-store';
 
 /** Rows per INSERT statement during an import: memory stays bounded by one batch. */
 const IMPORT_BATCH = 1000;
@@ -25,11 +26,14 @@ export class CsvRowError extends Error {
 /** A cell as a column value: empty is null; json cells hold JSON text. */
 function cellValue(column: DataColumn, cell: string): unknown {
   if (cell === '') return null;
+  if (column.type === 'text') return restoreFormula(cell);
   if (column.type !== 'json') return cell;
+  // Parsed only within the depth every later step handles (JSON.parse itself copes with any).
+  if (jsonTooDeep(cell)) throw new DataError('invalid_value', `${column.name} nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`, column.name);
   try {
     return JSON.parse(cell) as unknown;
   } catch {
-    throw new DataError('invalid_value', `${column.name} expects JSON, got ${JSON.stringify(cell.slice(0, 40))}`, column.name);
+    throw new DataError('invalid_value', `${column.name} expects JSON, got ${JSON.stringify(cell)}`, column.name);
   }
 }
 
@@ -116,16 +120,19 @@ const csvCell = (value: unknown): string =>
   value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
 
 /** Writes the table as CSV (header: id, created_at, updated_at, the columns), reading it a page at a time. */
-export async function exportCsv(pool: Pool, table: StoredTable, output: Writable): Promise<void> {
+export async function exportCsv(pool: Queryable, table: StoredTable, output: Writable): Promise<void> {
   const store = new RowStore(pool, table);
   const names = [...SYSTEM_COLUMNS, ...table.columns.map((column) => column.name)];
+  // Only text can start like a formula: numbers, booleans, dates and ids cannot, nor JSON text but a number.
+  const text = new Set(table.columns.filter((column) => column.type === 'text').map((column) => column.name));
+  const cellOf = (row: DataRow, name: string): string => (text.has(name) ? neutraliseFormula(csvCell(row[name])) : csvCell(row[name]));
   const { stringify } = require('csv-stringify') as typeof import('csv-stringify');
   const csv = stringify({ header: true, columns: names, cast: { boolean: (value) => String(value), object: (value) => JSON.stringify(value) } });
   async function* pages(): AsyncGenerator<string[]> {
     let cursor: string | null = null;
     do {
       const page = await store.query({ limit: EXPORT_PAGE, cursor });
-      for (const row of page.rows as DataRow[]) yield names.map((name) => csvCell(row[name]));
+      for (const row of page.rows as DataRow[]) yield names.map((name) => cellOf(row, name));
       cursor = page.next_cursor;
     } while (cursor !== null);
   }

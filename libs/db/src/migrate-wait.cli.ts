@@ -7,6 +7,7 @@ import { ConfigError, DependencyError, checkPostgres, env, loadConfig } from '@f
 import { Client } from 'pg';
 import { z } from 'zod';
 import { MigrationError, readMigrations } from './migrate';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const POLL_MS = 2000;
 
@@ -49,7 +50,7 @@ async function main(): Promise<void> {
     const line = `waiting for ${missing.length} migrations (first: ${missing[0]})`;
     if (line !== said) process.stdout.write(`${line}\n`);
     said = line;
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    await sleep(POLL_MS);
   }
 }
 

@@ -16,7 +16,7 @@ const optionalUrl = (example: string) =>
       }
     }, `must be an http:// or https:// URL (e.g. ${example})`);
 
-const integrationsSchema = z.object({
+export const integrationsConfigSchema = z.object({
   FLOWGATE_EGRESS_ALLOW_CIDRS: z
     .string()
     .default('')
@@ -27,17 +27,17 @@ const integrationsSchema = z.object({
         ctx.addIssue({ code: 'custom', message: `${(error as Error).message}; use a comma-separated list` });
         return z.NEVER;
       }
-    }),
-  FLOWGATE_EGRESS_TIMEOUT_MS: env.positiveInt(10_000),
-  FLOWGATE_EGRESS_MAX_BYTES: env.positiveInt(5 * 1024 * 1024),
-  FLOWGATE_IMAGE_TTL_SECONDS: env.positiveInt(86_400),
-  FLOWGATE_IMAGE_MAX_BYTES: env.positiveInt(10 * 1024 * 1024),
-  FLOWGATE_IMAGE_MAX_PIXELS: env.positiveInt(25_000_000),
-  ANTHROPIC_BASE_URL: optionalUrl('http://127.0.0.1:4010'),
-  FLOWGATE_SENDGRID_BASE_URL: optionalUrl('http://127.0.0.1:4020'),
-  EMAIL_QUEUE_ATTEMPTS: env.positiveInt(5),
+    }).describe('address ranges flows may reach despite the egress guard (e.g. `127.0.0.0/8`)'),
+  FLOWGATE_EGRESS_TIMEOUT_MS: env.positiveInt(10_000).describe('whole outbound exchange of `http_request` and image downloads'),
+  FLOWGATE_EGRESS_MAX_BYTES: env.positiveInt(5 * 1024 * 1024).describe('largest `http_request` response body'),
+  FLOWGATE_IMAGE_TTL_SECONDS: env.positiveInt(86_400).describe('how long a `manipulate_image` result is served'),
+  FLOWGATE_IMAGE_MAX_BYTES: env.positiveInt(10 * 1024 * 1024).describe('largest image download'),
+  FLOWGATE_IMAGE_MAX_PIXELS: env.positiveInt(25_000_000).describe('largest image canvas, checked before decoding'),
+  ANTHROPIC_BASE_URL: optionalUrl('http://127.0.0.1:4010').describe('where the Anthropic SDK sends requests').meta({ defaultText: 'Anthropic\'s API' }),
+  FLOWGATE_SENDGRID_BASE_URL: optionalUrl('http://127.0.0.1:4020').describe('where `@sendgrid/mail` sends requests').meta({ defaultText: '`https://api.sendgrid.com`' }),
+  EMAIL_QUEUE_ATTEMPTS: env.positiveInt(5).describe('runs of an email job in total (retries after 1 s, 2 s, 4 s, …)'),
   // The worker reads the same variable; producer and worker must agree.
-  BULLMQ_PREFIX: z.string().regex(/^[a-zA-Z0-9_.-]{1,64}$/, 'must be letters, digits, "_", "." or "-"').default('bull'),
+  BULLMQ_PREFIX: z.string().regex(/^[a-zA-Z0-9_.-]{1,64}$/, 'must be letters, digits, "_", "." or "-"').default('bull').describe('BullMQ key prefix; producers (the gateway\'s email jobs, the control plane\'s schedule job schedulers) and the worker must agree'),
 });
 
 /** Configuration of the integration adapters (gateway and worker), validated at boot. */
@@ -53,7 +53,7 @@ export interface IntegrationsConfig {
 }
 
 export function loadIntegrationsConfig(source: NodeJS.ProcessEnv = process.env): IntegrationsConfig {
-  const parsed = loadConfig(integrationsSchema, source);
+  const parsed = loadConfig(integrationsConfigSchema, source);
   return {
     egress: {
       allowCidrs: parsed.FLOWGATE_EGRESS_ALLOW_CIDRS,

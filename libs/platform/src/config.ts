@@ -41,12 +41,17 @@ const urlWithProtocols = (protocols: string[], example: string) =>
       }
     }, `must be a ${protocols.map((p) => `${p}//`).join(' or ')} URL (e.g. ${example})`);
 
+/** The default the docs give the stack's two secrets (scripts/lib/dev-secrets.js makes them; production sets them). */
+export const devSecretDefault = { defaultText: 'dev: generated once per machine into the dev secrets file by the scripts' };
+
 /** Variables shared by the backend apps, with the defaults of the README. */
 export const env = {
-  databaseUrl: urlWithProtocols(['postgresql:', 'postgres:'], 'postgresql://postgres@127.0.0.1:5432/flowgate').default(
-    'postgresql://postgres@127.0.0.1:5432/flowgate',
-  ),
-  redisUrl: urlWithProtocols(['redis:', 'rediss:'], 'redis://127.0.0.1:6379').default('redis://127.0.0.1:6379'),
+  databaseUrl: urlWithProtocols(['postgresql:', 'postgres:'], 'postgresql://postgres@127.0.0.1:5432/flowgate')
+    .default('postgresql://postgres@127.0.0.1:5432/flowgate')
+    .describe('PostgreSQL; created and migrated by `npm start`/`npm run up`/`npm run db:migrate`'),
+  redisUrl: urlWithProtocols(['redis:', 'rediss:'], 'redis://127.0.0.1:6379')
+    .default('redis://127.0.0.1:6379')
+    .describe('published configuration, keys, rate limits, images, BullMQ'),
   /** Seeds of a Redis Cluster; null (unset) = single node at `redisUrl`. */
   redisClusterNodes: redisClusterNodesVariable,
   kafkaBrokers: z
@@ -55,10 +60,14 @@ export const env = {
     .transform((value) => value.split(',').map((broker) => broker.trim()).filter(Boolean))
     .refine((brokers) => brokers.length > 0 && brokers.every((b) => /^[^:\s]+:\d{1,5}$/.test(b)), {
       message: 'must be a comma-separated list of host:port (e.g. 127.0.0.1:9092)',
-    }),
+    })
+    .describe('comma-separated `host:port`; the scripts start a local KRaft broker there when none answers'),
   port: (fallback: number) =>
     z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535).default(fallback),
   positiveInt: (fallback: number) => z.coerce.number({ error: 'must be a whole number' }).int().positive().default(fallback),
-  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  nodeEnv: z.enum(['development', 'production', 'test']).default('development'),
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('pino level (`fatal` … `trace`, `silent`)'),
+  nodeEnv: z
+    .enum(['development', 'production', 'test'])
+    .default('development')
+    .describe('`development`, `test` or `production`; outside development FLOWGATE_ENCRYPTION_KEY and FLOWGATE_SERVICE_TOKEN are required'),
 };

@@ -12,9 +12,9 @@ export const dataConfigShape = {
     .string()
     .optional()
     .transform((value) => (value === '' ? undefined : value))
-    .refine((value) => value === undefined || /^postgres(?:ql)?:\/\//.test(value), 'must be a postgresql:// URL (e.g. postgresql://postgres@127.0.0.1:5432/flowgate_data)'),
+    .refine((value) => value === undefined || /^postgres(?:ql)?:\/\//.test(value), 'must be a postgresql:// URL (e.g. postgresql://postgres@127.0.0.1:5432/flowgate_data)').describe('where data tables\' rows live (created by `npm run db:migrate` and at control-plane start); the gateway reaches only this database').meta({ defaultText: 'database `flowgate_data` on the server of `DATABASE_URL`' }),
   /** Connections one process opens to the data database at most. */
-  DATA_POOL_SIZE: env.positiveInt(10),
+  DATA_POOL_SIZE: env.positiveInt(10).describe('connections one process opens to the data database (a gateway opens its pool when a table block first runs)'),
 };
 
 /** DATA_DATABASE_URL, or database `flowgate_data` on the server of DATABASE_URL. */

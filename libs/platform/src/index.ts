@@ -11,3 +11,7 @@ export * from './data-config';
 export * from './process-metrics';
 export * from './typescript-hook';
 export * from './uuid-v7';
+export * from './config-docs';
+export * from './backoff';
+export * from './fair-shares';
+export * from './cost-ledger';

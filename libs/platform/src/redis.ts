@@ -19,7 +19,11 @@ export const redisClusterNodesVariable = z
   .refine((nodes) => nodes.every((node) => /^[^:\s]+:\d{1,5}$/.test(node)), {
     message: 'must be a comma-separated list of host:port seeds (e.g. 10.0.0.1:7000,10.0.0.2:7000)',
   })
-  .transform((nodes) => (nodes.length > 0 ? nodes : null));
+  .transform((nodes) => (nodes.length > 0 ? nodes : null))
+  .describe(
+    "comma-separated `host:port` seeds of a Redis Cluster; switches every app to cluster mode (then `REDIS_URL` only lends user, password and `rediss://`; BullMQ's prefix becomes `{BULLMQ_PREFIX}`)",
+  )
+  .meta({ defaultText: '(empty: single Redis)' });
 
 export function splitHostPort(node: string): { host: string; port: number } {
   const index = node.lastIndexOf(':');

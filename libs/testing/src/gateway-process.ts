@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import { spawnApp, waitForOutput, type AppProcess } from './processes';
 
 /** A Kafka topic name of the test's own for a gateway's request logs. */
@@ -9,8 +10,11 @@ export interface GatewayProcess extends AppProcess {
   port: number;
 }
 
-/** The Node flags of the deployment (deploy/Dockerfile.gateway, `npm start`). */
-export const DEPLOYMENT_NODE_FLAGS = ['--max-semi-space-size=4', '--single-threaded-gc'];
+// scripts/ is plain CommonJS outside the Nx projects: required by file name, typed by its declaration file.
+type NodeFlagsScript = typeof import('../../../scripts/lib/node-flags');
+
+/** The gateway's deployed Node flags (scripts/lib/node-flags.js: the images, `npm start`, the benches). */
+export const DEPLOYMENT_NODE_FLAGS: string[] = (require(path.resolve(__dirname, '../../../scripts/lib/node-flags.js')) as NodeFlagsScript).nodeFlagsOf('gateway');
 
 /**
  * A gateway as its own process (`node [nodeFlags] scripts/run-ts.js apps/gateway/src/main.ts`) on

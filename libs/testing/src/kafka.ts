@@ -6,7 +6,6 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { waitFor } from './polling';
 
 export interface ReadEvent {
-  key: string | null;
   event: RequestLogEvent;
 }
 
@@ -27,7 +26,7 @@ export async function connectProducer(kafka: Kafka): Promise<Producer> {
   return producer;
 }
 
-/** Sends events keyed by project id (the gateway's partitioning); resolves once acknowledged. */
+/** Sends events, one message each, keyed by project id (log-ingest reads no key); resolves once acknowledged. */
 export async function sendEvents(producer: Producer, topic: string, events: RequestLogEvent[]): Promise<void> {
   await producer.send({
     topic,
@@ -97,7 +96,7 @@ export async function readEvents(topic: string, count: number, timeoutMs = 20_00
       eachMessage: async ({ message }) => {
         // A message carries one or more events, one per line (see the contract).
         for (const line of splitRequestLogMessage(message.value!.toString())) {
-          events.push({ key: message.key?.toString() ?? null, event: requestLogEventSchema.parse(JSON.parse(line)) });
+          events.push({ event: requestLogEventSchema.parse(JSON.parse(line)) });
         }
       },
     });

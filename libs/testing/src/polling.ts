@@ -1,8 +1,8 @@
 // The one way tests wait for something that happens asynchronously (a row stored, a gateway
 // serving, a broker up). Waiting is bounded by a deadline that only turns a hang into a clear
-// failure: no test asserts how long anything took.
+// failure: no test asserts how long anything took. (To pause, `setTimeout` of node:timers/promises.)
 
-export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * Polls `probe` until it returns a value other than undefined/false and returns that value;
@@ -31,9 +31,10 @@ export interface UntilOptions {
 
 /**
  * Polls `probe` until `done` accepts its value and returns that value; a probe that throws fails
- * the wait at once. Fails after `timeoutMs` naming `what` and the last value.
+ * the wait at once. Fails after `timeoutMs` naming `what` and the last value. The arguments come
+ * in `waitFor`'s order: what to ask, (when it is done), what it is called.
  */
-export async function waitUntil<T>(what: string, probe: () => T | Promise<T>, done: (value: T) => boolean, { timeoutMs = 30_000, intervalMs = 100 }: UntilOptions = {}): Promise<T> {
+export async function waitUntil<T>(probe: () => T | Promise<T>, done: (value: T) => boolean, what: string, { timeoutMs = 30_000, intervalMs = 100 }: UntilOptions = {}): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

@@ -1,16 +1,10 @@
-import net from 'node:net';
+import path from 'node:path';
+
+// scripts/ is plain CommonJS outside the Nx projects: required by file name, typed by its declaration file.
+type FreePortScript = typeof import('../../../scripts/lib/free-port');
 
 /** A TCP port nothing listened on a moment ago (for test services and "unreachable" addresses). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+export const freePort: FreePortScript['freePort'] = () => (require(path.resolve(__dirname, '../../../scripts/lib/free-port.js')) as FreePortScript).freePort();
 
 /** Whether a process of this id is still alive (signal 0 only checks). */
 export function processAlive(pid: number): boolean {

@@ -73,12 +73,12 @@ const gone = (app: AppProcess): boolean => app.child.exitCode !== null || app.ch
 export async function waitReady(app: AppProcess, url: string, timeoutMs = 60_000, headers: Record<string, string> = {}): Promise<void> {
   try {
     await waitUntil(
-      `${app.name} to answer 200 at ${url}`,
       () => {
         if (gone(app)) throw new Error(`${app.name} exited with ${app.child.exitCode ?? app.child.signalCode}`);
         return getStatus(url, headers);
       },
       (status) => status === 200,
+      `${app.name} to answer 200 at ${url}`,
       { timeoutMs, intervalMs: 200 },
     );
   } catch (error) {
@@ -90,13 +90,13 @@ export async function waitReady(app: AppProcess, url: string, timeoutMs = 60_000
 export async function waitForOutput(app: AppProcess, pattern: RegExp, timeoutMs = 45_000): Promise<RegExpExecArray> {
   try {
     return await waitUntil(
-      `${app.name} to write ${pattern}`,
       () => {
         const match = pattern.exec(app.output());
         if (!match && gone(app)) throw new Error(`${app.name} exited with ${app.child.exitCode ?? app.child.signalCode}`);
         return match;
       },
       (match) => match !== null,
+      `${app.name} to write ${pattern}`,
       { timeoutMs, intervalMs: 20 },
     ) as RegExpExecArray;
   } catch (error) {

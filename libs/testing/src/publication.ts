@@ -1,4 +1,5 @@
 import {
+  ANNOUNCE_SCRIPT,
   apiKeyRecordKey,
   CHANGES_CHANNEL,
   CONFIG_SEQ_KEY,
@@ -41,6 +42,8 @@ export interface RouteSpec {
   auth?: EndpointAuth;
   query_params?: { key: string; default: string | null }[];
   blocks: Block[];
+  /** A flow document with connections of its own (loops, error paths); replaces `blocks`. */
+  flow?: unknown;
   endpoint_id?: string;
   version?: number;
 }
@@ -54,7 +57,7 @@ export function publishedRoute(spec: RouteSpec): PublishedRoute {
     auth: spec.auth ?? 'none',
     query_params: spec.query_params ?? [],
   };
-  const result = compileFlow({ flow: linearFlow(spec.blocks), settings });
+  const result = compileFlow({ flow: spec.flow ?? linearFlow(spec.blocks), settings });
   if (!result.ok) throw new Error(`test flow does not compile: ${JSON.stringify(result.diagnostics)}`);
   return {
     endpoint_id: spec.endpoint_id ?? randomUUID(),
@@ -109,24 +112,22 @@ export class TestPublisher {
       await this.redis.set(subdomainKey(project.subdomain), project.id);
       await this.redis.set(projectKey(project.id), JSON.stringify(project));
       if (dropSubdomain) await this.redis.del(subdomainKey(dropSubdomain));
-      await this.redis.incr(CONFIG_SEQ_KEY);
     } else {
       const multi = this.redis.multi();
       if (dropSubdomain) multi.del(subdomainKey(dropSubdomain));
       multi.set(subdomainKey(project.subdomain), project.id);
       multi.set(projectKey(project.id), JSON.stringify(project));
-      multi.incr(CONFIG_SEQ_KEY);
       await multi.exec();
     }
     this.written.add(subdomainKey(project.subdomain)).add(projectKey(project.id));
-    if (options.notify !== false) await this.notify({ type: 'project', project_id: project.id, revision: project.revision });
+    await this.announce({ type: 'project', project_id: project.id, revision: project.revision }, options.notify);
   }
 
   /** Writes the project's OpenAPI document as the control plane does; `notify: false` as if only the document changed, unannounced. */
   async describe(project: PublishedProject, document: unknown, options: { notify?: boolean } = {}): Promise<void> {
     await this.redis.set(openApiKey(project.id), JSON.stringify(document));
     this.written.add(openApiKey(project.id));
-    if (options.notify !== false) await this.notify({ type: 'description', project_id: project.id });
+    if (options.notify !== false) await this.announce({ type: 'description', project_id: project.id });
   }
 
   async unpublish(project: PublishedProject): Promise<void> {
@@ -134,9 +135,8 @@ export class TestPublisher {
     await this.redis.set(EPOCH_KEY, `test-${randomUUID()}`, 'NX');
     await this.redis.multi().del(projectKey(project.id)).set(projectDeletedKey(project.id), '1', 'EX', 600).exec();
     await this.redis.del(subdomainKey(project.subdomain));
-    await this.redis.incr(CONFIG_SEQ_KEY);
     this.written.add(projectDeletedKey(project.id));
-    await this.notify({ type: 'project_deleted', project_id: project.id });
+    await this.announce({ type: 'project_deleted', project_id: project.id });
   }
 
   async createKey(projectId: string, options: { permission?: KeyPermission; ratelimit_min?: number } = {}): Promise<TestKey> {
@@ -163,7 +163,9 @@ export class TestPublisher {
     this.written.clear();
   }
 
-  private async notify(change: ConfigChange): Promise<void> {
-    await this.redis.publish(CHANGES_CHANNEL, JSON.stringify(change));
+  /** As the control plane announces (ANNOUNCE_SCRIPT); `notify: false`: the counter moves, the message is lost. */
+  private async announce(change: ConfigChange, notify = true): Promise<void> {
+    if (notify) await this.redis.eval(ANNOUNCE_SCRIPT, 1, CONFIG_SEQ_KEY, CHANGES_CHANNEL, JSON.stringify(change));
+    else await this.redis.incr(CONFIG_SEQ_KEY);
   }
 }

@@ -10,6 +10,7 @@ export function makeEvent(overrides: Partial<RequestLogEvent> = {}): RequestLogE
   return {
     v: 1,
     environment: 'live',
+    trigger: 'http',
     id: randomUUID(),
     project_id: randomUUID(),
     endpoint_id: randomUUID(),
@@ -23,6 +24,7 @@ export function makeEvent(overrides: Partial<RequestLogEvent> = {}): RequestLogE
     message: null,
     error_node_id: null,
     time: new Date().toISOString(),
+    details: null,
     ...overrides,
   };
 }

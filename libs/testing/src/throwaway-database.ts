@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface ThrowawayDatabase {
   name: string;
@@ -50,7 +51,7 @@ export async function createThrowawayDatabase(
         for (let waited = 0; waited < CLOSING_GRACE_MS; waited += 20) {
           const { rows } = await admin.query<{ open: number }>('SELECT count(*)::int AS open FROM pg_stat_activity WHERE datname = $1', [name]);
           if (rows[0]!.open === 0) break;
-          await new Promise((resolve) => setTimeout(resolve, 20));
+          await sleep(20);
         }
         await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
       }),

@@ -9,6 +9,7 @@ const fs = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
 const { isAlive } = require('../liveness');
+const { setTimeout: sleep } = require('node:timers/promises');
 
 /** @typedef {import('./index').ServiceLog} ServiceLog */
 /** @typedef {import('./index').ServiceName} ServiceName */
@@ -44,7 +45,6 @@ const startedFile = path.join(runDir, 'services.json');
 const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '::1', '0.0.0.0']);
 
 /** @param {number} ms */
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * @param {boolean} [quiet]
@@ -222,7 +222,6 @@ module.exports = {
   runDir,
   startedFile,
   LOCAL_HOSTS,
-  sleep,
   makeLog,
   ServiceError,
   manageHint,

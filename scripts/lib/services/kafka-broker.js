@@ -60,8 +60,8 @@ function kafkaUuid() {
 }
 
 /**
- * Sized for one small machine with a handful of clients (docs/log-pipeline.md, "Third round: the
- * broker"): every idle request handler and network thread wakes up to poll its queue, and the
+ * Sized for one small machine with a handful of clients (measured with `npm run
+ * bench -- stack`): every idle request handler and network thread wakes up to poll its queue, and the
  * controller writes a no-op record to the metadata log every 500 ms by default. The fault
  * drills' private brokers use the same (test/faults/support/private-kafka.ts).
  */
@@ -147,7 +147,7 @@ function formatKafkaStorage(serverProperties, log) {
  * The broker's JVM flags (KAFKA_JVM_OPTS replaces them): the serial collector (no GC threads
  * of its own; a small heap collects in milliseconds) and the C1 compiler only — a broker spends
  * its time in system calls, and C2 spent more compiling in a fresh broker's first minutes than
- * it ever saves (docs/log-pipeline.md, "Third round: the broker").
+ * it ever saves (`npm run bench -- stack`).
  */
 const KAFKA_JVM_OPTS_DEFAULT = '-XX:+UseSerialGC -XX:TieredStopAtLevel=1';
 

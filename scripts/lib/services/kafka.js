@@ -6,9 +6,10 @@
 'use strict';
 
 const fs = require('node:fs');
-const { LOCAL_HOSTS, ServiceError, isAlive, makeLog, manageHint, probeTcp, sleep, tailOf, waitForExit } = require('./common');
+const { LOCAL_HOSTS, ServiceError, isAlive, makeLog, manageHint, probeTcp, tailOf, waitForExit } = require('./common');
 const { ensureKafkaJars, kafkaJarsPresent, kafkaLog, kafkaPid, kafkaPidFile, startKafka } = require('./kafka-broker');
 const { withLock } = require('./lock');
+const { setTimeout: sleep } = require('node:timers/promises');
 
 /** @typedef {import('./index').ServiceLog} ServiceLog */
 /** @typedef {import('./index').TopicSpec} TopicSpec */

@@ -7,7 +7,8 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { ServiceError, isAlive, sleep } = require('./common');
+const { ServiceError, isAlive } = require('./common');
+const { setTimeout: sleep } = require('node:timers/promises');
 
 const lockFile = process.env.FLOWGATE_SERVICES_LOCK ?? path.join(os.tmpdir(), 'flowgate-services.lock');
 

@@ -7,8 +7,9 @@
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const { aptInstall } = require('./apt');
-const { DEFAULTS, LOCAL_HOSTS, ServiceError, has, hostPort, manageHint, probeTcp, recordStarted, run, sleep, tailOf, telling } = require('./common');
+const { DEFAULTS, LOCAL_HOSTS, ServiceError, has, hostPort, manageHint, probeTcp, recordStarted, run, tailOf, telling } = require('./common');
 const { withLock } = require('./lock');
+const { setTimeout: sleep } = require('node:timers/promises');
 
 /** @typedef {import('./index').ServiceLog} ServiceLog */
 /** @typedef {import('./common').EnsureContext} EnsureContext */

@@ -8,8 +8,9 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { aptInstall } = require('./apt');
-const { DEFAULTS, LOCAL_HOSTS, ServiceError, has, hostPort, isAlive, manageHint, probe, readFileOr, recordStarted, run, runDir, sleep, telling, waitForExit } = require('./common');
+const { DEFAULTS, LOCAL_HOSTS, ServiceError, has, hostPort, isAlive, manageHint, probe, readFileOr, recordStarted, run, runDir, telling, waitForExit } = require('./common');
 const { withLock } = require('./lock');
+const { setTimeout: sleep } = require('node:timers/promises');
 
 /** @typedef {import('./index').ServiceLog} ServiceLog */
 /** @typedef {import('./common').EnsureContext} EnsureContext */

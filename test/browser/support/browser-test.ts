@@ -12,13 +12,14 @@ export interface BrowserSuite {
 
 /**
  * Starts the stack and Chromium once for a test file (beforeAll) and stops both (afterAll).
- * Use `test` from here: it screenshots the page on failure.
+ * Use `test` from here: it screenshots the page on failure. `controlPlaneEnv` (read when the
+ * stack starts) adds variables to the control plane's environment (a stand-in's address).
  */
-export function browserSuite(): { suite: () => BrowserSuite; test: (name: string, fn: (session: BrowserSession) => Promise<void>, timeoutMs?: number) => void } {
+export function browserSuite(options: { worker?: boolean; controlPlaneEnv?: () => Record<string, string> } = {}): { suite: () => BrowserSuite; test: (name: string, fn: (session: BrowserSession) => Promise<void>, timeoutMs?: number) => void } {
   let stack: BrowserStack | undefined;
   let browser: Browser | undefined;
   beforeAll(async () => {
-    [stack, browser] = await Promise.all([startBrowserStack(), launchChromium()]);
+    [stack, browser] = await Promise.all([startBrowserStack({ worker: options.worker, controlPlaneEnv: options.controlPlaneEnv?.() }), launchChromium()]);
   }, 240_000);
   afterAll(async () => {
     await browser?.close();

@@ -9,8 +9,21 @@ const ROOT = path.resolve(__dirname, '../../..');
 /**
  * The production dashboard: `vite build` into a directory of this test file's own (parallel test
  * files never share one), served by deploy/dashboard/serve.js with /v1 forwarded to the control plane.
+ * Stopping it removes the build.
  */
-export async function startDashboard(controlPlaneUrl: string): Promise<{ url: string; process: AppProcess }> {
+export async function startDashboard(controlPlaneUrl: string): Promise<{ url: string; process: AppProcess; dist: string }> {
+  const dist = buildDashboard();
+  const served = await serveDashboard(dist, controlPlaneUrl);
+  const stop = served.process.stop;
+  served.process.stop = async () => {
+    const code = await stop();
+    rmSync(dist, { recursive: true, force: true });
+    return code;
+  };
+  return { ...served, dist };
+}
+
+function buildDashboard(): string {
   const dist = mkdtempSync(path.join(tmpdir(), 'flowgate-dashboard-'));
   const build = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', 'apps/dashboard', '--outDir', dist, '--emptyOutDir', '--logLevel', 'error'], {
     cwd: ROOT,
@@ -19,6 +32,11 @@ export async function startDashboard(controlPlaneUrl: string): Promise<{ url: st
     encoding: 'utf8',
   });
   if (build.status !== 0) throw new Error(`vite build failed:\n${build.stdout}${build.stderr}`);
+  return dist;
+}
+
+/** A built dashboard (`dist`) served in front of a control plane: one build can serve several control planes. */
+export async function serveDashboard(dist: string, controlPlaneUrl: string): Promise<{ url: string; process: AppProcess }> {
   const port = await freePort();
   const child = spawn(process.execPath, [path.join(ROOT, 'deploy/dashboard/serve.js')], {
     cwd: ROOT,
@@ -35,9 +53,7 @@ export async function startDashboard(controlPlaneUrl: string): Promise<{ url: st
     output: () => output,
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      const code = await exited;
-      rmSync(dist, { recursive: true, force: true });
-      return code;
+      return exited;
     },
   };
   await waitReady(app, `http://127.0.0.1:${port}/healthz`);

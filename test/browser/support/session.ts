@@ -45,3 +45,12 @@ export async function withScreenshotOnFailure<T>(page: Page, name: string, step:
     throw error;
   }
 }
+
+/** Signs in on /login and waits for the page `next` (a route of the dashboard) to open. */
+export async function signIn(page: Page, email: string, password: string, next: string) {
+  await page.goto(`/login?next=${encodeURIComponent(next)}`);
+  await page.getByRole('textbox', { name: 'Email' }).fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(`**${next}`);
+}

@@ -6,7 +6,7 @@ import type { BrowserStack } from './stack';
 export const PASSWORD = 'correct horse battery staple';
 
 /** An account and a project made over HTTP, then signed in through the page (the Workshop is the subject). */
-export async function signedInProject(page: Page, stack: BrowserStack): Promise<{ projectId: string; subdomain: string; token: string }> {
+export async function signedInProject(page: Page, stack: BrowserStack): Promise<{ projectId: string; subdomain: string; token: string; email: string }> {
   const api = `${stack.controlPlaneUrl}/v1`;
   const email = `workshop-${randomBytes(5).toString('hex')}@example.test`;
   const signup = await request(`${api}/auth/signup`, { method: 'POST', body: { email, password: PASSWORD } });
@@ -18,7 +18,7 @@ export async function signedInProject(page: Page, stack: BrowserStack): Promise<
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL('**/projects');
-  return { projectId: project.body.id, subdomain, token: signup.body.token };
+  return { projectId: project.body.id, subdomain, token: signup.body.token, email };
 }
 
 /** From the endpoint list: `New endpoint` opens the Workshop on a draft. */
@@ -58,3 +58,40 @@ export async function textOf(locator: Locator): Promise<string> {
   await locator.waitFor();
   return (await locator.textContent()) ?? '';
 }
+
+export interface FlowFixture {
+  nodes: Array<{ id: string; type: string; position: { x: number; y: number }; config?: Record<string, unknown> }>;
+  edges: Array<{ id: string; source: string; target: string; sourceHandle?: string }>;
+}
+
+/** Start, then `blocks` in a row 240 px apart, each connected to the one before. */
+export function chainFlow(blocks: Array<{ id: string; type: string; config?: Record<string, unknown> }>): FlowFixture {
+  const nodes = [{ id: 'start', type: 'start' }, ...blocks].map((block, index) => ({ ...block, position: { x: index * 240, y: 0 } }));
+  return { nodes, edges: nodes.slice(1).map((block, index) => ({ id: `e${index + 1}`, source: nodes[index]!.id, target: block.id })) };
+}
+
+/** An endpoint `GET path` with this flow, made over HTTP, opened in the Workshop; its id. */
+export async function openFlow(page: Page, stack: BrowserStack, project: { projectId: string; token: string }, path: string, flow: FlowFixture): Promise<string> {
+  const created = await request(`${stack.controlPlaneUrl}/v1/projects/${project.projectId}/endpoints`, {
+    method: 'POST',
+    token: project.token,
+    body: { name: path.slice(1), method: 'GET', path, auth: 'none', query_params: [], flow },
+  });
+  if (created.status !== 201) throw new Error(`endpoint not created: ${JSON.stringify(created.body)}`);
+  await page.goto(`/projects/${project.projectId}/endpoints/${created.body.id}`);
+  await node(page, `GET ${path}`).waitFor();
+  return created.body.id;
+}
+
+/** A connection drawn on the canvas, by the ids of its two blocks. */
+export const connection = (page: Page, source: string, target: string): Locator => page.locator(`[aria-roledescription="edge"][aria-label="Edge from ${source} to ${target}"]`);
+
+/** The centre of an element in the window. */
+export async function centre(locator: Locator): Promise<{ x: number; y: number }> {
+  const box = await locator.boundingBox();
+  if (!box) throw new Error('the element is not on screen');
+  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+}
+
+/** A block's output handle (right) or input handle (left). */
+export const handle = (block: Locator, side: 'output' | 'input'): Locator => block.locator(`[data-handlepos="${side === 'output' ? 'right' : 'left'}"]`).first();

@@ -3,6 +3,7 @@ import type { Pool } from 'pg';
 import { waitUntil } from '@flowgate/testing';
 import type { Traffic } from './traffic';
 import { countDrill, report, storedCount, type DrillCounts } from './verify';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export function drillKafka(brokers: string): Kafka {
   return new Kafka({ clientId: 'faultdrill', brokers: [brokers], logLevel: logLevel.NOTHING, retry: { retries: 10, initialRetryTime: 300 } });
@@ -27,13 +28,13 @@ export async function deleteDrillTopics(kafka: Kafka, topic: string): Promise<vo
 
 /** Waits until at least `atLeast` of the drill's events are in request_logs. */
 export async function waitStored(pool: Pool, traffic: Traffic, atLeast: number, timeoutMs = 60000): Promise<void> {
-  await waitUntil(`${atLeast} stored events`, async () => (await storedCount(pool, traffic.projectIds)) >= atLeast, (ready) => ready, { timeoutMs: timeoutMs, intervalMs: 250 });
+  await waitUntil(async () => (await storedCount(pool, traffic.projectIds)) >= atLeast, (ready) => ready, `${atLeast} stored events`, { timeoutMs: timeoutMs, intervalMs: 250 });
 }
 
 /** Waits until the producer has had `more` further events acknowledged; returns the total it waited for. */
 export async function waitAcknowledged(traffic: Traffic, more: number, timeoutMs = 60000): Promise<number> {
   const target = traffic.acknowledged.size + more;
-  await waitUntil(`${more} more acknowledged events`, () => traffic.acknowledged.size >= target, (ready) => ready, { timeoutMs: timeoutMs, intervalMs: 100 });
+  await waitUntil(() => traffic.acknowledged.size >= target, (ready) => ready, `${more} more acknowledged events`, { timeoutMs: timeoutMs, intervalMs: 100 });
   return target;
 }
 
@@ -46,7 +47,7 @@ export async function finishDrill(name: string, pool: Pool, traffic: Traffic, ti
   const deadline = Date.now() + timeoutMs;
   let counts = await countDrill(name, pool, traffic.projectIds, traffic.attempted, traffic.acknowledged);
   while (counts.acknowledged_missing > 0 && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await sleep(500);
     counts = await countDrill(name, pool, traffic.projectIds, traffic.attempted, traffic.acknowledged);
   }
   counts.failed_sends = traffic.failedSends;

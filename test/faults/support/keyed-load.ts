@@ -1,4 +1,5 @@
-import { call, sleep } from '@flowgate/testing';
+import { call } from '@flowgate/testing';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface KeyedResult {
   /** `Date.now()` when sent. */

@@ -13,6 +13,7 @@ export interface LogIngestEnv {
   KAFKA_BROKERS: string;
   KAFKA_LOG_TOPIC: string;
   LOG_INGEST_GROUP: string;
+  LOG_INGEST_ROLLUP_FOLD_MS?: string;
 }
 
 /** log-ingest as a real process (`node scripts/run-ts.js apps/log-ingest/src/main.ts`), as operators run it. */
@@ -47,10 +48,10 @@ export class LogIngestProcess {
     });
     closeSync(out);
     const child = this.child;
-    await waitUntil(`log-ingest to be ready on port ${this.port} (log: ${this.logFile})`, async () => {
+    await waitUntil(async () => {
       if (gone(child)) throw new Error(`fault drill: log-ingest exited (${child.exitCode ?? child.signalCode}): ${this.logTail()}`);
       return (await this.readiness()) === 200;
-    }, (ready) => ready, { timeoutMs: 90000 });
+    }, (ready) => ready, `log-ingest to be ready on port ${this.port} (log: ${this.logFile})`, { timeoutMs: 90000 });
   }
 
   /** HTTP status of /readyz, or 0 when the process does not answer; throws once the process has died. */

@@ -2,8 +2,9 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { freePort, processAlive, sleep, waitUntil } from '@flowgate/testing';
+import { freePort, processAlive, waitUntil } from '@flowgate/testing';
 import { BROKER_TUNING, KAFKA_JVM_OPTS_DEFAULT, kafkaAnswers } from '../../../scripts/lib/services';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const root = resolve(__dirname, '..', '..', '..');
 const libs = join(root, '.cache', 'kafka', 'libs');
@@ -45,10 +46,10 @@ export class PrivateKafka {
     const child = this.child;
     // Never outlive the test process, whatever way it ends.
     process.once('exit', () => child.kill('SIGKILL'));
-    await waitUntil(`the private Kafka broker on ${this.brokers} (log: ${this.logFile})`, async () => {
+    await waitUntil(async () => {
       if (child.exitCode !== null || child.signalCode !== null) throw new Error(`fault drill: the private Kafka broker exited (${child.exitCode}); see ${this.logFile}`);
       return this.answers();
-    }, (ready) => ready, { timeoutMs: 120000, intervalMs: 500 });
+    }, (ready) => ready, `the private Kafka broker on ${this.brokers} (log: ${this.logFile})`, { timeoutMs: 120000, intervalMs: 500 });
   }
 
   /** Stops the broker the way an operator would (SIGTERM, controlled shutdown). */
@@ -57,7 +58,7 @@ export class PrivateKafka {
     if (!child || child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
     const pid = child.pid;
     child.kill('SIGTERM');
-    await waitUntil('the private Kafka broker to exit', () => !processAlive(pid) || child.exitCode !== null || child.signalCode !== null, (ready) => ready, { timeoutMs: 60000 }).catch(async () => {
+    await waitUntil(() => !processAlive(pid) || child.exitCode !== null || child.signalCode !== null, (ready) => ready, 'the private Kafka broker to exit', { timeoutMs: 60000 }).catch(async () => {
       child.kill('SIGKILL');
       await sleep(500);
     });

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestLogEvent } from '@flowgate/contracts';
 import { CompressionTypes, Kafka, logLevel, Partitioners, type Producer } from 'kafkajs';
-import { makeEvent, sleep } from '@flowgate/testing';
+import { makeEvent } from '@flowgate/testing';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * Request-log traffic as a gateway produces it: events keyed by project id, acks from all

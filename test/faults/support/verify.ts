@@ -28,6 +28,30 @@ export async function countDrill(drill: string, pool: Pool, projectIds: string[]
   };
 }
 
+/**
+ * Cells where the stats disagree with the rows: per project, UTC minute and hour, the count of
+ * request_logs against the rollups' project totals plus the deltas not folded yet (what the stats
+ * API reads), in one statement (one snapshot, whoever folds meanwhile). Empty when they agree.
+ */
+export async function rollupMismatches(pool: Pool, projectIds: string[]): Promise<Array<{ project_id: string; span_s: number; bucket: Date; rows: number; rollups: number }>> {
+  const { rows } = await pool.query(
+    `WITH spans(span_s) AS (VALUES (60), (3600)),
+     stored AS (SELECT project_id, span_s, date_bin(make_interval(secs => span_s), time, timestamptz '1970-01-01Z') AS bucket, count(*)::int AS n
+                  FROM request_logs CROSS JOIN spans WHERE project_id = ANY($1::uuid[]) GROUP BY 1, 2, 3),
+     counted AS (SELECT project_id, span_s, bucket, sum(n)::int AS n FROM (
+                   SELECT project_id, span_s, bucket, count AS n FROM request_log_rollups WHERE project_id = ANY($1::uuid[]) AND method = '' AND status = 0
+                   UNION ALL
+                   SELECT project_id, span_s, date_bin(make_interval(secs => span_s), bucket, timestamptz '1970-01-01Z'), count
+                     FROM request_log_rollup_deltas CROSS JOIN spans WHERE project_id = ANY($1::uuid[])) AS cells
+                  GROUP BY 1, 2, 3)
+     SELECT project_id, span_s, bucket, coalesce(s.n, 0) AS rows, coalesce(c.n, 0) AS rollups
+       FROM stored AS s FULL JOIN counted AS c USING (project_id, span_s, bucket)
+      WHERE s.n IS DISTINCT FROM c.n`,
+    [projectIds],
+  );
+  return rows;
+}
+
 export async function storedCount(pool: Pool, projectIds: string[]): Promise<number> {
   const { rows } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM request_logs WHERE project_id = ANY($1::uuid[])', [projectIds]);
   return rows[0].n;

@@ -142,6 +142,54 @@ describe('auth (real PostgreSQL and Redis)', () => {
     await t.http().get('/v1/auth/me').set('Authorization', `Bearer ${other.body.token}`).expect(200);
   });
 
+  describe('password change and signing out everywhere', () => {
+    const change = (auth: Record<string, string>, body: Record<string, string>, address = uniqueAddress()) =>
+      t.http().post('/v1/auth/password').set(auth).set('X-Forwarded-For', address).send(body);
+
+    it('changes the password: every other session ends, this one goes on, and only the new password logs in', async () => {
+      const account = await t.signup();
+      const laptop = await login(account.email, account.password).expect(200);
+      const phone = await login(account.email, account.password).expect(200);
+      const next = `new-${account.password}-river`;
+      await change(account.auth, { current_password: account.password, new_password: next }).expect(200, { success: true, message: 'Password changed; every other session has ended' });
+      await t.http().get('/v1/auth/me').set(account.auth).expect(200);
+      for (const other of [laptop, phone]) await t.http().get('/v1/auth/me').set('Authorization', `Bearer ${other.body.token}`).expect(401);
+      await login(account.email, account.password).expect(401);
+      await login(account.email, next).expect(200);
+    });
+
+    it('refuses a wrong current password (400 naming it, the session kept), a weak new one, and throttles guesses like logins', async () => {
+      const account = await t.signup();
+      const other = await login(account.email, account.password).expect(200);
+      const wrong = await change(account.auth, { current_password: 'not it', new_password: 'a much better passphrase' }).expect(400);
+      expect(wrong.body).toMatchObject({ code: 'invalid_request', details: [{ path: 'current_password', message: 'is not your current password' }] });
+      const weak = await change(account.auth, { current_password: account.password, new_password: 'password1' }).expect(400);
+      expect(weak.body).toMatchObject({ code: 'weak_password', details: [{ path: 'new_password' }] });
+      const missing = await change(account.auth, { new_password: 'a much better passphrase' }).expect(400);
+      expect(JSON.stringify(missing.body.details)).toContain('current_password');
+      // Nothing changed: both sessions live, the old password logs in.
+      await t.http().get('/v1/auth/me').set('Authorization', `Bearer ${other.body.token}`).expect(200);
+      await login(account.email, account.password).expect(200);
+      // Guessing through a stolen session is throttled per account (3 failures here).
+      for (let i = 0; i < 3; i++) await change(account.auth, { current_password: `guess ${i}`, new_password: 'a much better passphrase' }).expect(400);
+      const blocked = await change(account.auth, { current_password: account.password, new_password: 'a much better passphrase' }).expect(429);
+      expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+      await t.http().post('/v1/auth/password').send({ current_password: 'x', new_password: 'yyyyyyyy' }).expect(401);
+    });
+
+    it('signs out everywhere: every session of the account ends, this one too, and the cookie is cleared; other accounts keep theirs', async () => {
+      const account = await t.signup();
+      const bystander = await t.signup();
+      const other = await login(account.email, account.password).expect(200);
+      const answer = await t.http().post('/v1/auth/logout-all').set(account.auth).expect(200, { success: true, message: 'Signed out everywhere' });
+      expect(String(answer.headers['set-cookie'])).toMatch(/fg_session=;/);
+      for (const token of [account.token, other.body.token]) await t.http().get('/v1/auth/me').set('Authorization', `Bearer ${token}`).expect(401);
+      await t.http().get('/v1/auth/me').set(bystander.auth).expect(200);
+      await login(account.email, account.password).expect(200);
+      await t.http().post('/v1/auth/logout-all').expect(401);
+    });
+  });
+
   it('refuses an expired session', async () => {
     const account = await t.signup();
     await t.prisma.session.updateMany({ where: { tokenHash: sha256Hex(account.token) }, data: { expiresAt: new Date(Date.now() - 1000) } });

@@ -23,6 +23,10 @@ export class AuthRepository {
     }
   }
 
+  findAccountById(id: string): Promise<AccountRecord | null> {
+    return this.prisma.account.findUnique({ where: { id } });
+  }
+
   findAccountByEmail(email: string): Promise<AccountRecord | null> {
     return this.prisma.account.findUnique({ where: { email } });
   }
@@ -42,6 +46,19 @@ export class AuthRepository {
 
   async revokeSession(sessionId: string, now: Date): Promise<void> {
     await this.prisma.session.updateMany({ where: { id: sessionId, revokedAt: null }, data: { revokedAt: now } });
+  }
+
+  /** A new password hash, and every session of the account but `keepSessionId` revoked, in one transaction. */
+  async replacePassword(accountId: string, passwordHash: string, keepSessionId: string, now: Date): Promise<void> {
+    await this.prisma.$transaction([
+      this.prisma.account.update({ where: { id: accountId }, data: { passwordHash } }),
+      this.prisma.session.updateMany({ where: { accountId, revokedAt: null, id: { not: keepSessionId } }, data: { revokedAt: now } }),
+    ]);
+  }
+
+  /** Every live session of the account revoked (sign out everywhere). */
+  async revokeAccountSessions(accountId: string, now: Date): Promise<void> {
+    await this.prisma.session.updateMany({ where: { accountId, revokedAt: null }, data: { revokedAt: now } });
   }
 
   /** Housekeeping at login: an account's expired or revoked sessions are of no further use. */

@@ -91,6 +91,28 @@ export class AuthService {
     await this.accounts.revokeSession(principal.sessionId, this.clock.now());
   }
 
+  /**
+   * Replaces the password of the caller's account and ends every other session (a thief holding
+   * one is out), keeping the caller's. The current password is checked and throttled like a
+   * login, so a stolen session cannot be used to guess it; a wrong one is a 400 naming
+   * `current_password` (a 401 would read as "your session ended").
+   */
+  async changePassword(principal: Principal, currentPassword: string, newPassword: string, address: string): Promise<void> {
+    const attempt = await this.throttle.reserve(principal.email, address);
+    const account = await this.accounts.findAccountById(principal.accountId);
+    if (!account || !(await this.hasher.verify(currentPassword, account.passwordHash))) {
+      throw new AppError('invalid_request', 'The current password is not right', [{ path: 'current_password', message: 'is not your current password' }]);
+    }
+    await this.throttle.succeeded(attempt);
+    await this.strength.assertStrong(newPassword, account.email, 'new_password');
+    await this.accounts.replacePassword(account.id, await this.hasher.hash(newPassword), principal.sessionId, this.clock.now());
+  }
+
+  /** Ends every session of the caller's account, this one included. */
+  async logoutEverywhere(principal: Principal): Promise<void> {
+    await this.accounts.revokeAccountSessions(principal.accountId, this.clock.now());
+  }
+
   private async issueSession(account: AccountRecord): Promise<IssuedSession> {
     const token = TOKEN_PREFIX + randomBytes(32).toString('base64url');
     const expiresAt = new Date(this.clock.now().getTime() + this.config.sessionTtlHours * 3600_000);

@@ -38,12 +38,13 @@ type Checker = Pick<ZxcvbnFactory, 'check'>;
 export class PasswordStrength {
   private checker: Promise<Checker> | null = null;
 
-  async assertStrong(password: string, email: string): Promise<void> {
+  /** `field`: the request field that holds the password, named in `details`. */
+  async assertStrong(password: string, email: string, field = 'password'): Promise<void> {
     const result = (await this.load()).check(password, [email, email.split('@')[0] ?? '', 'flowgate']);
     if (result.score >= MIN_SCORE) return;
     const reason = (result.feedback.warning && REASONS[result.feedback.warning]) || 'it is too easy to guess';
     const message = `This password is too easy to guess: ${reason}. Use a longer one, e.g. three or four unrelated words.`;
-    throw new AppError('weak_password', message, [{ path: 'password', message }]);
+    throw new AppError('weak_password', message, [{ path: field, message }]);
   }
 
   private load(): Promise<Checker> {

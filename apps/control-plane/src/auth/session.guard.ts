@@ -43,3 +43,6 @@ export const CurrentPrincipal = createParamDecorator((_: unknown, context: Execu
 /** A dashboard controller: session required, documented as Bearer or cookie authentication. */
 export const DashboardApi = (tag: string) =>
   applyDecorators(ApiTags(tag), ApiBearerAuth(), ApiCookieAuth(SESSION_COOKIE), UseGuards(SessionGuard));
+
+/** One route of a controller that is otherwise open (the auth routes): session required, documented as Bearer or cookie. */
+export const SessionRoute = () => applyDecorators(UseGuards(SessionGuard), ApiBearerAuth(), ApiCookieAuth(SESSION_COOKIE));

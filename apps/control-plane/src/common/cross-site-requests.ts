@@ -12,7 +12,7 @@ const OWN_SITE = new Set(['same-origin', 'none']);
  * `Authorization` header (so the `fg_session` cookie is what authenticates it) must come from
  * the dashboard itself. Browsers say where a request comes from (`Sec-Fetch-Site`, `Origin`)
  * and pages cannot forge either; SameSite alone let a page of another port of the same host
- * (the same *site*) create an admin key (issue 20). Allowed: `Sec-Fetch-Site: same-origin` or
+ * (the same *site*) create an admin key (hostile-requests.int.spec.ts). Allowed: `Sec-Fetch-Site: same-origin` or
  * `none`, or an `Origin` listed in CONTROL_PLANE_CORS_ORIGINS or equal to the host the browser
  * addressed (`X-Forwarded-Host` from the dashboard's proxy, else `Host`). Requests with neither
  * header (curl, SDKs) are not a browser's and carry no ambient credentials worth stealing.

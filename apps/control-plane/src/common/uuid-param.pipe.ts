@@ -23,3 +23,5 @@ export const endpointIdParam = new UuidParam('endpoint_not_found', 'Endpoint not
 export const apiKeyIdParam = new UuidParam('api_key_not_found', 'API key not found');
 export const tableIdParam = new UuidParam('table_not_found', 'Table not found');
 export const rowIdParam = new UuidParam('row_not_found', 'Row not found');
+export const functionIdParam = new UuidParam('function_not_found', 'Function not found');
+export const scheduleIdParam = new UuidParam('schedule_not_found', 'Schedule not found');

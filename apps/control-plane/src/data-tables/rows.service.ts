@@ -19,8 +19,9 @@ export class RowsService {
     private readonly data: DataDatabase,
   ) {}
 
+  /** The table's rows, each statement in the account's turn on the shared pool (FairDataPool). */
   private async store(accountId: string, projectId: string, tableId: string): Promise<RowStore> {
-    return new RowStore(this.data.pool, stored(await this.tables.require(accountId, projectId, tableId)));
+    return new RowStore(this.data.rows.forTenant(accountId), stored(await this.tables.require(accountId, projectId, tableId)));
   }
 
   async list(accountId: string, projectId: string, tableId: string, query: ListRowsQuery): Promise<RowPage> {
@@ -69,7 +70,8 @@ export class RowsService {
   async import(accountId: string, projectId: string, tableId: string, input: Readable): Promise<{ inserted: number }> {
     const table = await this.tables.require(accountId, projectId, tableId);
     try {
-      return await importCsv(this.data.pool, stored(table), input);
+      // One connection for the whole import, held in the account's turn.
+      return await this.data.rows.withTurn(accountId, () => importCsv(this.data.rows.pool, stored(table), input));
     } catch (error) {
       throw restError(error);
     }
@@ -78,7 +80,7 @@ export class RowsService {
   /** The table's name (for the file name), then the CSV written to `output`. */
   async exportTo(accountId: string, projectId: string, tableId: string, start: (tableName: string) => Writable): Promise<void> {
     const table = await this.tables.require(accountId, projectId, tableId);
-    await exportCsv(this.data.pool, stored(table), start(table.name));
+    await exportCsv(this.data.rows.forTenant(accountId), stored(table), start(table.name));
   }
 }
 

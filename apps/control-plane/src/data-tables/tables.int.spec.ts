@@ -209,7 +209,8 @@ describe('data tables: REST', () => {
     const refused = await t.http().post(`${base}/import`).set(owner.auth).set('content-type', 'text/csv').send(lines('b', 'b-last,not a number')).expect(400);
     expect(refused.body.message).toMatch(/^Line 100001: qty expects a number/);
     expect((await t.http().get(base).set(owner.auth).expect(200)).body.row_count).toBe(100_000);
-  });
+    // A hang turns into a failure after two minutes; the import itself takes seconds on a quiet machine.
+  }, 120_000);
 
   it('deletes a table with its rows', async () => {
     const table = await createTable('scratch', [{ name: 'n', type: 'number' }]);

@@ -8,7 +8,7 @@ import { endpointIdParam, projectIdParam } from '../common/uuid-param.pipe';
 import { EndpointDto, EndpointWithDiagnosticsDto, VersionDto, VersionListDto } from './dto/endpoint.dto';
 import { DeploymentsService } from './deployments.service';
 
-const versionParam: PipeTransform<string, number> = {
+export const versionParam: PipeTransform<string, number> = {
   transform(value: string) {
     if (!/^[1-9][0-9]{0,8}$/.test(value)) throw new AppError('not_found', 'Version not found');
     return Number(value);

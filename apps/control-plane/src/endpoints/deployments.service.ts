@@ -10,6 +10,7 @@ import { type EndpointContent, type EndpointRecord, EndpointsRepository } from '
 import { type EndpointWithDiagnostics, EndpointsService } from './endpoints.service';
 import { FlowCompiler } from './flow-compiler';
 import { ProjectLimits } from './project-limits';
+import { deployRefusal } from '../functions/deploy-refusal';
 
 /**
  * Deploy, undeploy, versions and rollback. Each runs under the project's publication lock, so
@@ -35,8 +36,7 @@ export class DeploymentsService {
     const { endpoint, diagnostics } = await this.publication.changeServing({ projectId, accountId }, async (tx) => {
       const draft = await this.requireIn(tx, projectId, endpointId);
       const outcome = this.compiler.compile(flowOf(draft), settingsOf(draft), context);
-      if (!outcome.ok)
-        throw new AppError('invalid_flow', 'The flow cannot be deployed; fix the errors listed in details', await this.drafts.maskSecrets(projectId, outcome.diagnostics));
+      if (!outcome.ok) throw deployRefusal(await this.drafts.maskSecrets(projectId, outcome.diagnostics));
       const live = draft.liveVersion === null ? null : await this.endpoints.findVersion(endpointId, draft.liveVersion, tx);
       if (live && sameContent(live, draft)) return { endpoint: await this.endpoints.setLive(tx, endpointId, live.version, null), diagnostics: outcome.diagnostics };
       await this.assertRouteFree(tx, projectId, endpointId, draft);
@@ -44,6 +44,7 @@ export class DeploymentsService {
       const version = await this.endpoints.createVersion(tx, endpointId, draft, outcome.compiled);
       return { endpoint: await this.endpoints.setLive(tx, endpointId, version, null), diagnostics: outcome.diagnostics };
     });
+    await this.publication.endCachedAnswers(projectId, endpointId);
     return { ...(await this.drafts.view(project, endpoint)), diagnostics: await this.drafts.maskSecrets(projectId, diagnostics) };
   }
 
@@ -54,6 +55,7 @@ export class DeploymentsService {
       const current = await this.requireIn(tx, projectId, endpointId);
       return this.endpoints.setLive(tx, endpointId, null, current.draftChangedAt ?? this.clock.now());
     });
+    await this.publication.endCachedAnswers(projectId, endpointId);
     return this.drafts.view(project, endpoint);
   }
 
@@ -83,6 +85,7 @@ export class DeploymentsService {
       await this.limits.assertLiveSize(tx, projectId, endpointId, version);
       return this.endpoints.setLive(tx, endpointId, number, sameContent(version, draft) ? null : this.clock.now());
     });
+    await this.publication.endCachedAnswers(projectId, endpointId);
     return this.drafts.view(project, endpoint);
   }
 

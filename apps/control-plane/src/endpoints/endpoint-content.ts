@@ -1,5 +1,6 @@
 import type { EndpointSettings, FlowDocument } from '@flowgate/flow-engine';
 import { canonicalJson } from '../common/canonical-json';
+import { optionsOf, settingsFromOptions } from './endpoint-options';
 import type { EndpointInput, EndpointView, VersionView } from './dto/endpoint.dto';
 import type { EndpointContent, EndpointRecord, VersionRecord } from './endpoints.repository';
 
@@ -11,6 +12,7 @@ export const contentOf = (input: EndpointInput): EndpointContent => ({
   auth: input.auth,
   queryParams: input.query_params,
   flow: input.flow,
+  options: optionsOf(input),
 });
 
 export const settingsOf = (content: EndpointContent): EndpointSettings => ({
@@ -19,13 +21,14 @@ export const settingsOf = (content: EndpointContent): EndpointSettings => ({
   path: content.path,
   auth: content.auth,
   query_params: content.queryParams as EndpointSettings['query_params'],
+  ...settingsFromOptions(content.options),
 });
 
 export const flowOf = (content: EndpointContent): FlowDocument => content.flow as FlowDocument;
 
 /** Same settings and flow, whatever order jsonb returned the keys in. */
 export function sameContent(a: EndpointContent, b: EndpointContent): boolean {
-  const pick = (c: EndpointContent) => canonicalJson([c.name, c.method, c.path, c.auth, c.queryParams, c.flow]);
+  const pick = (c: EndpointContent) => canonicalJson([c.name, c.method, c.path, c.auth, c.queryParams, c.flow, c.options ?? {}]);
   return pick(a) === pick(b);
 }
 
@@ -35,6 +38,7 @@ const contentView = (content: EndpointContent) => ({
   path: content.path,
   auth: content.auth,
   query_params: content.queryParams as EndpointView['query_params'],
+  ...settingsFromOptions(content.options),
   flow: content.flow as EndpointView['flow'],
 });
 

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../common/app-error';
+import { optionsOf } from './endpoint-options';
 import { EXPORT_FORMAT, type EndpointExport } from './dto/endpoint-export.dto';
 import { EndpointsService, type EndpointWithDiagnostics } from './endpoints.service';
 
@@ -10,8 +11,9 @@ export class EndpointTransferService {
 
   /** The draft as the Workshop shows it (what Save stored), not the live version. */
   async export(accountId: string, projectId: string, endpointId: string) {
-    const { name, method, path, auth, query_params, flow } = await this.endpoints.get(accountId, projectId, endpointId);
-    return { flowgate_export: EXPORT_FORMAT, endpoint: { name, method, path, auth, query_params, flow } } as const;
+    const { name, method, path, auth, query_params, body_schema, signature, cache, mcp, flow } = await this.endpoints.get(accountId, projectId, endpointId);
+    // Settings that are not set are left out: the file reads as files written before they existed.
+    return { flowgate_export: EXPORT_FORMAT, endpoint: { name, method, path, auth, query_params, ...optionsOf({ body_schema, signature, cache, mcp }), flow } } as const;
   }
 
   async import(accountId: string, projectId: string, file: EndpointExport): Promise<EndpointWithDiagnostics> {

@@ -13,9 +13,10 @@ import { EndpointsRepository } from './endpoints.repository';
 import { EndpointsService } from './endpoints.service';
 import { FlowCompiler } from './flow-compiler';
 import { ProjectLimits } from './project-limits';
+import { FunctionCatalogModule } from '../functions/function-catalog.module';
 
 @Module({
-  imports: [AuthModule, ProjectsModule, IntegrationsModule, SecretsModule, DataTablesModule],
+  imports: [AuthModule, ProjectsModule, IntegrationsModule, SecretsModule, DataTablesModule, FunctionCatalogModule],
   controllers: [EndpointsController, DeploymentsController, EndpointTransferController],
   providers: [EndpointsService, DeploymentsService, EndpointsRepository, FlowCompiler, EndpointTransferService, ProjectLimits],
   exports: [EndpointsService, FlowCompiler, ProjectLimits],

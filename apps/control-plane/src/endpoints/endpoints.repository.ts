@@ -14,6 +14,8 @@ export interface EndpointContent {
   auth: Auth;
   queryParams: unknown;
   flow: unknown;
+  /** `{body_schema?, signature?, cache?}` (endpoint-options.ts). */
+  options: unknown;
 }
 
 export interface EndpointRecord extends EndpointContent {
@@ -41,6 +43,7 @@ const contentData = (content: EndpointContent) => ({
   auth: content.auth,
   queryParams: json(content.queryParams),
   flow: json(content.flow),
+  options: json(content.options),
 });
 
 async function mapRouteTaken<T>(work: Promise<T>): Promise<T> {
@@ -61,6 +64,7 @@ const VERSION_FIELDS = {
   auth: true,
   queryParams: true,
   flow: true,
+  options: true,
   createdAt: true,
 } as const;
 

@@ -12,6 +12,7 @@ import type { EndpointInput, EndpointView } from './dto/endpoint.dto';
 import { contentOf, flowOf, sameContent, settingsOf, toEndpointView } from './endpoint-content';
 import { type EndpointContent, type EndpointRecord, EndpointsRepository } from './endpoints.repository';
 import { FlowCompiler } from './flow-compiler';
+import { FunctionCatalog } from '../functions/function-catalog';
 import { type LimitedAction, ProjectLimits } from './project-limits';
 
 export interface EndpointWithDiagnostics extends EndpointView {
@@ -31,6 +32,7 @@ export class EndpointsService {
     private readonly secrets: SecretsService,
     private readonly clock: Clock,
     private readonly limits: ProjectLimits,
+    private readonly functions: FunctionCatalog,
   ) {}
 
   async list(accountId: string, projectId: string): Promise<EndpointView[]> {
@@ -108,13 +110,19 @@ export class EndpointsService {
     return masker === null ? diagnostics : masker.value(diagnostics);
   }
 
-  /** What Save, Deploy and test runs check a flow against: the email domains, the tables and the secret names. */
-  async compileContext(projectId: string): Promise<CompileContext> {
-    const [domains, tables, secretNames] = await Promise.all([
+  /**
+   * What Save, Deploy and test runs check a flow against: the email domains, the tables, the
+   * secret names, the functions (their live versions, or their drafts for a test run) and
+   * whether text generation is set up.
+   */
+  async compileContext(projectId: string, functionVersions: 'live' | 'draft' = 'live'): Promise<CompileContext> {
+    const [domains, tables, secretNames, functions, textGeneration] = await Promise.all([
       this.integrations.emailVerifiedDomains(projectId),
       this.tables.forFlows(projectId),
       this.secrets.names(projectId),
+      this.functions.callable(projectId, functionVersions),
+      this.integrations.hasTextGeneration(projectId),
     ]);
-    return { email_verified_domains: domains, tables, secret_names: secretNames };
+    return { email_verified_domains: domains, tables, secret_names: secretNames, functions, function_versions: functionVersions, text_generation: textGeneration };
   }
 }

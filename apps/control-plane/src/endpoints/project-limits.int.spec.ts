@@ -1,5 +1,5 @@
 /**
- * The limits of one project on the real control plane (issue 20 §4): endpoints per project,
+ * The limits of one project on the real control plane: endpoints per project,
  * size of one flow, size of the live configuration, and Save/Deploy/Import per account per
  * minute. Small limits here; the defaults are in the README.
  */

@@ -88,6 +88,11 @@ export class IntegrationsService {
     };
   }
 
+  /** Whether the project has a text-generation integration, for the Stream Text check at Deploy. */
+  async hasTextGeneration(projectId: string): Promise<boolean> {
+    return (await this.integrations.find(projectId, 'text_generation')) !== null;
+  }
+
   /** Domains of the email integration, for the Send Email From check at Deploy. */
   async emailVerifiedDomains(projectId: string): Promise<string[] | undefined> {
     const email = await this.integrations.find(projectId, 'email');

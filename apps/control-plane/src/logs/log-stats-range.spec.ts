@@ -6,23 +6,23 @@ const DAY = 86_400_000;
 describe('stats range', () => {
   const now = at('2026-11-22T20:07:31.500Z');
 
-  it('defaults to the last 24 hours, taken to whole minutes, in hourly buckets (≤ 200)', () => {
+  it('defaults to the last 24 hours, taken to whole minutes, in 15-minute buckets', () => {
     const range = statsRange({}, now);
-    expect(range).toEqual({ fromMs: at('2026-11-21T20:07:00Z'), toMs: at('2026-11-22T20:08:00Z'), intervalS: 3600 });
+    expect(range).toEqual({ fromMs: at('2026-11-21T20:07:00Z'), toMs: at('2026-11-22T20:08:00Z'), intervalS: 900 });
     if ('path' in range) throw new Error('unexpected');
-    expect(bucketCount(range.fromMs, range.toMs, range.intervalS)).toBeLessThanOrEqual(200);
+    expect(bucketCount(range.fromMs, range.toMs, range.intervalS)).toBe(97);
   });
 
   it.each([
     [3_600_000, 60],
-    [6 * 3_600_000, 120],
-    [DAY, 3600],
-    [7 * DAY, 3600],
-    [30 * DAY, 14400],
-    [365 * DAY, 2 * 86400],
-  ])('chooses a readable interval for %d ms with at most 200 buckets', (span, interval) => {
+    [6 * 3_600_000, 300],
+    [DAY, 900],
+    [7 * DAY, 7200],
+    [30 * DAY, 21600],
+    [365 * DAY, 3 * 86400],
+  ])('chooses an interval that fits a range of %d ms (a minute for an hour, 15 minutes for a day, at most 128 buckets)', (span, interval) => {
     expect(defaultInterval(now - span, now)).toBe(interval);
-    expect(bucketCount(now - span, now, interval)).toBeLessThanOrEqual(200);
+    expect(bucketCount(now - span, now, interval)).toBeLessThanOrEqual(128);
   });
 
   it.each([

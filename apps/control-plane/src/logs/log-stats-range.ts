@@ -6,8 +6,11 @@ const MINUTE = 60_000;
 const HOUR = 3_600_000;
 export const DEFAULT_RANGE_MS = 24 * HOUR;
 export const MAX_RANGE_MS = 400 * 24 * HOUR;
-/** Buckets of a default interval at most (DESIGN.md). */
-export const DEFAULT_MAX_BUCKETS = 200;
+/**
+ * Buckets of a default interval at most: the widths then fit the Logs page's ranges — a minute
+ * for an hour, 15 minutes for a day, 2 hours for a week, 6 hours for 30 days.
+ */
+export const DEFAULT_MAX_BUCKETS = 128;
 /** Buckets of an explicit interval at most (a day of minutes). */
 export const MAX_BUCKETS = 1440;
 /** Widths a chart reads well, in seconds; beyond them whole days. */
@@ -28,12 +31,9 @@ export function bucketCount(fromMs: number, toMs: number, intervalS: number): nu
   return Math.floor((toMs - 1) / width) - Math.floor(fromMs / width) + 1;
 }
 
-/** From this range on, default buckets are whole hours: the hourly rollups serve them (~60× fewer rows than minutes). */
-const HOURLY_FROM_MS = 12 * 3_600_000;
-
+/** The narrowest readable width that gives at most DEFAULT_MAX_BUCKETS buckets. */
 export function defaultInterval(fromMs: number, toMs: number): number {
-  const smallest = toMs - fromMs >= HOURLY_FROM_MS ? 3600 : 60;
-  for (const interval of NICE_INTERVALS) if (interval >= smallest && bucketCount(fromMs, toMs, interval) <= DEFAULT_MAX_BUCKETS) return interval;
+  for (const interval of NICE_INTERVALS) if (bucketCount(fromMs, toMs, interval) <= DEFAULT_MAX_BUCKETS) return interval;
   let days = 2;
   while (bucketCount(fromMs, toMs, days * 86400) > DEFAULT_MAX_BUCKETS) days += 1;
   return days * 86400;

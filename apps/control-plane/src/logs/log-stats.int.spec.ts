@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Prisma, rollupInsertSql } from '@flowgate/db';
+import { foldRequestLogRollupDeltas, Prisma, rollupInsertSql } from '@flowgate/db';
+import { Pool } from 'pg';
 import { type TestAccount, type TestApp, startTestApp } from '../testing/test-app';
 
 interface Row {
@@ -69,6 +70,7 @@ describe('logs stats API (real PostgreSQL)', () => {
   afterAll(async () => {
     await t.prisma.$executeRaw`DELETE FROM request_logs WHERE project_id = ${projectId}::uuid`;
     await t.prisma.$executeRaw`DELETE FROM request_log_rollups WHERE project_id = ${projectId}::uuid`;
+    await t.prisma.$executeRaw`DELETE FROM request_log_rollup_deltas WHERE project_id = ${projectId}::uuid`;
     await t.close();
   });
 
@@ -147,10 +149,10 @@ describe('logs stats API (real PostgreSQL)', () => {
     within5(totals.p95_ms, exactPercentile(kept.map((r) => r.duration_ms), 0.95));
   });
 
-  it('defaults to the last 24 hours in at most 200 buckets', async () => {
+  it('defaults to the last 24 hours in 15-minute buckets, so requests minutes apart land in bars of their own', async () => {
     const recent = Array.from({ length: 5 }, (_, i) => ({
       id: randomUUID(),
-      time: new Date(Date.now() - (i + 1) * 600_000),
+      time: new Date(Date.now() - (i + 1) * 1_200_000),
       path: '/recent',
       method: 'GET',
       status: 200,
@@ -159,9 +161,10 @@ describe('logs stats API (real PostgreSQL)', () => {
     await insert(recent);
     const { body } = await t.http().get(base).set(owner.auth).expect(200);
     expect(body.totals.count).toBe(5);
-    expect(body.buckets.length).toBeLessThanOrEqual(200);
-    expect(body.interval).toBe(3600);
-    expect(body.buckets.length).toBe(25);
+    expect(body.interval).toBe(900);
+    expect(body.buckets.length).toBe(97);
+    // Twenty minutes apart, more than a bucket whatever the clock's phase: each request has a bar of its own.
+    expect(body.buckets.filter((b: { count: number }) => b.count > 0).map((b: { count: number }) => b.count)).toEqual([1, 1, 1, 1, 1]);
     expect(Date.parse(body.to) - Date.parse(body.from)).toBeGreaterThanOrEqual(24 * 3_600_000);
   });
 
@@ -178,6 +181,50 @@ describe('logs stats API (real PostgreSQL)', () => {
   ])('refuses %j with 400 naming %s', async (query, path) => {
     const response = await get(query).expect(400);
     expect(response.body).toMatchObject({ success: false, code: 'invalid_request', details: expect.arrayContaining([{ path, message: expect.any(String) }]) });
+  });
+
+  it('counts requests whose rollup deltas log-ingest has not folded yet, and gives the same figures once they are folded', async () => {
+    const day = { from: '2026-11-12T00:00:00Z', to: '2026-11-12T03:00:00Z' };
+    const fresh: Row[] = Array.from({ length: 400 }, (_, i) => ({
+      id: randomUUID(),
+      time: new Date(Date.parse(day.from) + ((i * 7_919_131) % (3 * 3_600_000))),
+      path: '/orders',
+      method: methods[i % 4]!,
+      status: statuses[i % 7]!,
+      duration_ms: Math.fround(Math.exp(((i * 37) % 1000) / 110) / 20),
+    }));
+    await t.prisma.$executeRaw`
+      INSERT INTO request_logs (id, time, project_id, path, method, status, duration_ms)
+      VALUES ${Prisma.join(fresh.map((r) => Prisma.sql`(${r.id}::uuid, ${r.time}, ${projectId}::uuid, ${r.path}, ${r.method}, ${r.status}, ${r.duration_ms})`))}`;
+    // The deltas as log-ingest appends them (one per minute, method and status of a write), in
+    // two writes (a cell may have several deltas); not folded.
+    for (const half of [0, 1]) {
+      await t.prisma.$executeRaw`
+        INSERT INTO request_log_rollup_deltas (project_id, environment, bucket, method, status, write_id, count, latency_buckets, latency_counts)
+        SELECT project_id, environment, minute, method, status, ${randomUUID()}::uuid, sum(n)::int, array_agg(lb), array_agg(n::int)
+          FROM (SELECT project_id, environment, date_trunc('minute', time) AS minute, method, status, flowgate_latency_bucket(duration_ms) AS lb, count(*) AS n
+                  FROM request_logs WHERE id = ANY(${fresh.filter((_, i) => i % 2 === half).map((r) => r.id)}::uuid[])
+                 GROUP BY 1, 2, 3, 4, 5, 6) AS cells
+         GROUP BY project_id, environment, minute, method, status`;
+    }
+    const queries = [{ ...day, interval: 3600 }, { ...day, interval: 600 }, { ...day, status: '5xx' }, { ...day, method: 'POST', interval: 7200 }];
+    const unfolded = [];
+    for (const query of queries) unfolded.push((await get(query).expect(200)).body);
+    expect(unfolded[0].totals).toMatchObject({ count: 400, errors: fresh.filter((r) => r.status >= 400).length });
+    within5(unfolded[0].totals.p95_ms, exactPercentile(fresh.map((r) => r.duration_ms), 0.95));
+    expect(unfolded[1].buckets.map((b: { count: number }) => b.count)).toEqual(
+      unfolded[1].buckets.map((b: { time: string }) => fresh.filter((r) => r.time.getTime() >= Date.parse(b.time) && r.time.getTime() < Date.parse(b.time) + 600_000).length),
+    );
+    expect(unfolded[2].totals.count).toBe(fresh.filter((r) => r.status >= 500).length);
+    expect(unfolded[3].totals.count).toBe(fresh.filter((r) => r.method === 'POST').length);
+
+    const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 1 });
+    try {
+      await foldRequestLogRollupDeltas(pool);
+    } finally {
+      await pool.end();
+    }
+    for (const [i, query] of queries.entries()) expect((await get(query).expect(200)).body).toEqual(unfolded[i]);
   });
 
   it("answers 404 for another account's project", async () => {

@@ -38,16 +38,18 @@ export class LogStatsRepository {
   /**
    * The rollup rows of the range: the project's own rows without a status or method filter,
    * else the per method and status rows that match. Hourly rows where they fit (rollupSlices).
+   * Plus the deltas log-ingest has not folded into them yet (per minute, method and status), in
+   * the same statement: a fold moves deltas into the rollups atomically, so each request is
+   * counted once whenever the fold runs.
    */
   fromRollups(filter: StatsFilter, range: StatsRange): Promise<RollupSlotRow[]> {
     const grouping: Prisma.Sql[] = [];
+    const matching: Prisma.Sql[] = [];
+    if (filter.method !== undefined) matching.push(Prisma.sql`method = ${filter.method}`);
+    if (filter.status !== undefined) matching.push(Prisma.sql`status BETWEEN ${filter.status.min} AND ${filter.status.max}`);
     // The project's cells by the primary key; filtered cells by time ((project_id, span_s, bucket) index).
-    if (filter.status === undefined && filter.method === undefined) grouping.push(Prisma.sql`method = '' AND status = 0`);
-    else {
-      grouping.push(Prisma.sql`method <> ''`);
-      if (filter.method !== undefined) grouping.push(Prisma.sql`method = ${filter.method}`);
-      if (filter.status !== undefined) grouping.push(Prisma.sql`status BETWEEN ${filter.status.min} AND ${filter.status.max}`);
-    }
+    if (matching.length === 0) grouping.push(Prisma.sql`method = '' AND status = 0`);
+    else grouping.push(Prisma.sql`method <> ''`, ...matching);
     const slices = rollupSlices(range).map(
       (slice) => Prisma.sql`
         SELECT floor(extract(epoch FROM bucket) / ${range.intervalS})::int AS slot, count, errors, latency_histogram
@@ -56,7 +58,13 @@ export class LogStatsRepository {
            AND ${Prisma.join(grouping, ' AND ')}
            AND bucket >= ${new Date(slice.fromMs)} AND bucket < ${new Date(slice.toMs)}`,
     );
-    return this.prisma.$queryRaw<RollupSlotRow[]>(Prisma.join(slices, ' UNION ALL '));
+    const deltas = Prisma.sql`
+      SELECT floor(extract(epoch FROM bucket) / ${range.intervalS})::int AS slot, count, CASE WHEN status >= 400 THEN count ELSE 0 END AS errors,
+             (SELECT jsonb_object_agg(b, n) FROM unnest(latency_buckets, latency_counts) AS h(b, n)) AS latency_histogram
+        FROM request_log_rollup_deltas
+       WHERE project_id = ${filter.projectId}::uuid AND environment = ${filter.environment ?? 'live'}
+         AND bucket >= ${new Date(range.fromMs)} AND bucket < ${new Date(range.toMs)}${matching.length > 0 ? Prisma.sql` AND ${Prisma.join(matching, ' AND ')}` : Prisma.empty}`;
+    return this.prisma.$queryRaw<RollupSlotRow[]>(Prisma.join([...slices, deltas], ' UNION ALL '));
   }
 
   /**

@@ -32,7 +32,7 @@ export class LogStatsService {
     private readonly clock: Clock,
   ) {}
 
-  /** Totals and buckets of the project's requests (DESIGN.md "Log details and statistics"). */
+  /** Totals and buckets of the project's requests (docs/control-plane.md "Logs API"). */
   async stats(accountId: string, projectId: string, query: LogStatsQuery): Promise<LogStats> {
     await this.projects.requireOwned(accountId, projectId);
     const range = statsRange(query, this.clock.now().getTime());

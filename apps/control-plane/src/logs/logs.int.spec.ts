@@ -76,7 +76,56 @@ describe('logs API (real PostgreSQL)', () => {
       key_id: newest.key_id,
       code: newest.code,
       environment: 'live',
+      trigger: 'http',
+      streamed: false,
+      cache: null,
     });
+  });
+
+  it('filters by trigger: a schedule\'s runs under trigger=schedule, requests under trigger=http, all without the filter', async () => {
+    const ticks = [randomUUID(), randomUUID()];
+    await t.prisma.$executeRaw`
+      INSERT INTO request_logs (id, time, project_id, path, method, status, duration_ms, trigger)
+      VALUES (${ticks[0]}::uuid, ${timeOf(2)}, ${projectId}::uuid, 'Nightly', 'SCHEDULE', 200, 1, 'schedule'),
+             (${ticks[1]}::uuid, ${timeOf(3)}, ${projectId}::uuid, 'Nightly', 'SCHEDULE', 200, 1, 'schedule')`;
+    try {
+      const scheduled = await t.http().get(base).query({ trigger: 'schedule' }).set(owner.auth).expect(200);
+      expect(scheduled.body.items.map((item: { id: string; method: string; trigger: string }) => [item.id, item.method, item.trigger])).toEqual([
+        [ticks[0], 'SCHEDULE', 'schedule'],
+        [ticks[1], 'SCHEDULE', 'schedule'],
+      ]);
+      const requests = await t.http().get(base).query({ limit: 200, trigger: 'http' }).set(owner.auth).expect(200);
+      expect(ids(requests.body.items)).toEqual(ids(newestFirst(rows)));
+      const all = await t.http().get(base).query({ limit: 200 }).set(owner.auth).expect(200);
+      expect(all.body.items).toHaveLength(rows.length + 2);
+      const bad = await t.http().get(base).query({ trigger: 'cron' }).set(owner.auth).expect(400);
+      expect(bad.body).toMatchObject({ code: 'invalid_request', details: [{ path: 'trigger', message: 'must be http, schedule or mcp' }] });
+    } finally {
+      await t.prisma.$executeRaw`DELETE FROM request_logs WHERE id = ANY(${ticks}::uuid[])`;
+    }
+  });
+
+  it('marks answers of cached routes (hit, miss) and streamed ones, and filters by cache', async () => {
+    const [hit, miss, streamed] = [randomUUID(), randomUUID(), randomUUID()];
+    await t.prisma.$executeRaw`
+      INSERT INTO request_logs (id, time, project_id, path, method, status, duration_ms, cache, streamed)
+      VALUES (${hit}::uuid, ${timeOf(2)}, ${projectId}::uuid, '/catalogue', 'GET', 200, 0.4, 'hit', false),
+             (${miss}::uuid, ${timeOf(3)}, ${projectId}::uuid, '/catalogue', 'GET', 200, 9, 'miss', false),
+             (${streamed}::uuid, ${timeOf(4)}, ${projectId}::uuid, '/chat', 'POST', 200, 900, NULL, true)`;
+    try {
+      const hits = await t.http().get(base).query({ cache: 'hit' }).set(owner.auth).expect(200);
+      expect(hits.body.items.map((item: { id: string; cache: string | null }) => [item.id, item.cache])).toEqual([[hit, 'hit']]);
+      const misses = await t.http().get(base).query({ cache: 'miss' }).set(owner.auth).expect(200);
+      expect(ids(misses.body.items)).toEqual([miss]);
+      const all = await t.http().get(base).query({ limit: 200 }).set(owner.auth).expect(200);
+      const byId = new Map(all.body.items.map((item: { id: string }) => [item.id, item]));
+      expect(byId.get(streamed)).toMatchObject({ streamed: true, cache: null });
+      expect(byId.get(miss)).toMatchObject({ streamed: false, cache: 'miss' });
+      const bad = await t.http().get(base).query({ cache: 'stale' }).set(owner.auth).expect(400);
+      expect(bad.body).toMatchObject({ code: 'invalid_request', details: [{ path: 'cache', message: 'must be hit or miss' }] });
+    } finally {
+      await t.prisma.$executeRaw`DELETE FROM request_logs WHERE id = ANY(${[hit, miss, streamed]}::uuid[])`;
+    }
   });
 
   it("lists the preview address's entries only under environment=preview, and live ones by default", async () => {

@@ -6,6 +6,10 @@ export interface LogFilter {
   projectId: string;
   /** Default `live`. */
   environment?: 'live' | 'preview';
+  /** Any when absent. */
+  trigger?: 'http' | 'schedule' | 'mcp';
+  /** Any when absent. */
+  cache?: 'hit' | 'miss';
   /** Any of these paths (an endpoint is reachable as /x and /api/x). */
   paths?: string[];
   status?: StatusRange;
@@ -24,9 +28,14 @@ export interface LogRow {
   duration_ms: number;
   key_id: string | null;
   environment: 'live' | 'preview';
+  trigger: 'http' | 'schedule' | 'mcp';
+  streamed: boolean;
+  cache: 'hit' | 'miss' | null;
 }
 
 export interface LogDetailRow extends LogRow {
+  /** `RequestLogDetails` as stored (json, parsed by the driver; its shape is checked by the service); null for rows without them (schedules, older gateways). */
+  details: unknown;
   endpoint_id: string | null;
   query: string;
   message: string | null;
@@ -81,8 +90,8 @@ export class LogsRepository {
    */
   async findOne(projectId: string, id: string, time?: Date, now = new Date()): Promise<LogDetailRow | null> {
     const select = (window: Prisma.Sql) => this.prisma.$queryRaw<LogDetailRow[]>(Prisma.sql`
-      SELECT r.id, r.time, r.path, r.method, r.status, r.code, r.duration_ms, r.key_id, r.environment, r.endpoint_id,
-             r.query, r.message, r.error_node_id, k.name AS key_name
+      SELECT r.id, r.time, r.path, r.method, r.status, r.code, r.duration_ms, r.key_id, r.environment, r.trigger, r.streamed, r.cache,
+             r.endpoint_id, r.query, r.message, r.error_node_id, r.details, k.name AS key_name
         FROM request_logs r LEFT JOIN api_keys k ON k.id = r.key_id AND k.project_id = r.project_id
        WHERE r.project_id = ${projectId}::uuid AND r.id = ${id}::uuid AND ${window}
        LIMIT 1`);
@@ -134,6 +143,8 @@ export class LogsRepository {
     if (status !== undefined)
       conditions.push(status.min === status.max ? Prisma.sql`status = ${status.min}` : Prisma.sql`status BETWEEN ${status.min} AND ${status.max}`);
     if (filter.method !== undefined) conditions.push(Prisma.sql`method = ${filter.method}`);
+    if (filter.trigger !== undefined) conditions.push(Prisma.sql`trigger = ${filter.trigger}`);
+    if (filter.cache !== undefined) conditions.push(Prisma.sql`cache = ${filter.cache}`);
     if (filter.from) conditions.push(Prisma.sql`time >= ${filter.from}`);
     if (filter.to) conditions.push(Prisma.sql`time < ${filter.to}`);
     if (window.lower) conditions.push(Prisma.sql`time >= ${window.lower}`);
@@ -146,7 +157,7 @@ export class LogsRepository {
       );
     const direction = order === 'older' ? Prisma.sql`DESC` : Prisma.sql`ASC`;
     const select = (extra: Prisma.Sql) => Prisma.sql`
-      SELECT id, time, path, method, status, code, duration_ms, key_id, environment FROM request_logs
+      SELECT id, time, path, method, status, code, duration_ms, key_id, environment, trigger, streamed, cache FROM request_logs
       WHERE ${Prisma.join([...conditions, extra], ' AND ')}
       ORDER BY time ${direction}, id ${direction} LIMIT ${limit}`;
 

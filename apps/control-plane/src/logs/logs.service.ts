@@ -1,11 +1,19 @@
+import { requestLogDetailsSchema } from '@flowgate/contracts';
 import { Injectable } from '@nestjs/common';
 import { AppError, invalidRequest } from '../common/app-error';
 import { ProjectsService } from '../projects/projects.service';
-import type { LogDetail, LogEntry, LogPage, LogsQuery } from './dto/logs.dto';
+import type { LogDetail, LogEntry, LogPage, LogRequestDetails, LogsQuery } from './dto/logs.dto';
 import { decodeCursor, encodeCursor } from './log-cursor';
 import { type LogFilter, type LogRow, LogsRepository } from './logs.repository';
 
 export const DEFAULT_LOG_LIMIT = 50;
+
+/** The stored details when they read as the contract says (anything else, a hand-written row, as none), headers as `{name, value}`. */
+function detailsOf(stored: unknown): LogRequestDetails | null {
+  const parsed = requestLogDetailsSchema.safeParse(stored);
+  if (!parsed.success) return null;
+  return { ...parsed.data, headers: parsed.data.headers.map(([name, value]) => ({ name, value })) };
+}
 
 /** `/orders` matches requests to /orders and /api/orders (the gateway serves both); `/api/orders` only itself. */
 export function pathsFor(endpoint: string): string[] {
@@ -23,6 +31,9 @@ const toEntry = (row: LogRow): LogEntry => ({
   key_id: row.key_id,
   code: row.code,
   environment: row.environment,
+  trigger: row.trigger,
+  streamed: row.streamed,
+  cache: row.cache,
 });
 
 @Injectable()
@@ -41,6 +52,8 @@ export class LogsService {
     const filter: LogFilter = {
       projectId,
       environment: query.environment,
+      trigger: query.trigger,
+      cache: query.cache,
       paths: query.endpoint === undefined ? undefined : pathsFor(query.endpoint),
       status: query.status,
       method: query.method,
@@ -81,6 +94,7 @@ export class LogsService {
       query: row.query,
       error_node_id: row.error_node_id,
       message: row.message,
+      details: detailsOf(row.details),
     };
   }
 

@@ -30,6 +30,9 @@ describe('projects (real PostgreSQL and Redis)', () => {
       secrets: [],
       preview_routes: [],
       tables: [],
+      functions: [],
+      preview_functions: [],
+      schedules: [],
     });
   });
 

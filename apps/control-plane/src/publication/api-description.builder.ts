@@ -1,5 +1,6 @@
 import type { DataColumn } from '@flowgate/contracts';
-import { describeApi, type CompiledFlow, type OpenApiDocument } from '@flowgate/flow-engine';
+import { describeApi, type CompiledFlow, type EndpointSettings, type OpenApiDocument } from '@flowgate/flow-engine';
+import { settingsFromOptions } from '../endpoints/endpoint-options';
 import type { ProjectServingState } from './published-project.builder';
 
 /**
@@ -18,10 +19,12 @@ export function buildApiDescription(state: ProjectServingState, baseUrl: string)
         method: route.method,
         path: route.path,
         auth: route.auth,
-        query_params: Array.isArray(route.queryParams) ? (route.queryParams as Array<{ key: string; default: string | null }>) : [],
+        query_params: Array.isArray(route.queryParams) ? (route.queryParams as EndpointSettings['query_params']) : [],
+        ...settingsFromOptions(route.options),
       },
       compiled: route.compiled as CompiledFlow,
     })),
     tables: state.tables.map((table) => ({ name: table.name, columns: table.columns as DataColumn[] })),
+    functions: new Map(state.functions.map((fn) => [fn.functionId, fn.compiled as CompiledFlow])),
   });
 }

@@ -1,8 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PrismaClient } from '@flowgate/db';
 import type { Tx } from '../infrastructure/transaction';
-import { type DraftRow, previewRoutesOf } from './preview-routes';
+import { type DraftRow, type FunctionDraftRow, previewFunctionsOf, previewRoutesOf } from './preview-routes';
 import type { ProjectServingState } from './published-project.builder';
+
+export interface PublishedRevision {
+  id: string;
+  subdomain: string;
+  revision: number;
+}
 
 export interface LockedProject {
   id: string;
@@ -50,7 +56,7 @@ export class PublicationRepository {
     });
     const routes = await tx.$queryRaw<ProjectServingState['routes']>`
       SELECT v.endpoint_id AS "endpointId", v.name, v.method::text AS method, v.path, v.auth::text AS auth,
-             v.query_params AS "queryParams", v.version, v.compiled
+             v.query_params AS "queryParams", v.options, v.version, v.compiled
       FROM endpoints e JOIN endpoint_versions v ON v.endpoint_id = e.id AND v.version = e.live_version
       WHERE e.project_id = ${projectId}::uuid`;
     const tables = await tx.dataTable.findMany({ where: { projectId }, select: { id: true, name: true, columns: true }, orderBy: { name: 'asc' } });
@@ -60,9 +66,29 @@ export class PublicationRepository {
       orderBy: { name: 'asc' },
     });
     const drafts = await tx.$queryRaw<DraftRow[]>`
-      SELECT id AS "endpointId", name, method::text AS method, path, auth::text AS auth, query_params AS "queryParams", flow
+      SELECT id AS "endpointId", name, method::text AS method, path, auth::text AS auth, query_params AS "queryParams", options, flow
         FROM endpoints WHERE project_id = ${projectId}::uuid`;
-    return { ...project, integrations, routes, keys, tables, secrets, previewRoutes: previewRoutesOf(drafts, { integrations, secrets, tables }) };
+    const functions = await tx.$queryRaw<ProjectServingState['functions']>`
+      SELECT v.function_id AS "functionId", v.name, v.version, v.compiled
+      FROM functions f JOIN function_versions v ON v.function_id = f.id AND v.version = f.live_version
+      WHERE f.project_id = ${projectId}::uuid`;
+    const functionDrafts = await tx.$queryRaw<FunctionDraftRow[]>`
+      SELECT id AS "functionId", name, inputs, flow FROM functions WHERE project_id = ${projectId}::uuid`;
+    const schedules = await tx.$queryRaw<ProjectServingState['schedules']>`
+      SELECT v.schedule_id AS "scheduleId", v.name, v.version, v.compiled
+      FROM schedules s JOIN schedule_versions v ON v.schedule_id = s.id AND v.version = s.live_version
+      WHERE s.project_id = ${projectId}::uuid`;
+    const served = { integrations, secrets, tables };
+    return {
+      ...project,
+      ...served,
+      routes,
+      keys,
+      functions,
+      schedules,
+      previewRoutes: previewRoutesOf(drafts, served),
+      previewFunctions: previewFunctionsOf(functionDrafts, served),
+    };
   }
 
   /** Compare-and-set of a sealed secret value (key rotation); a value changed meanwhile is left alone. */
@@ -86,6 +112,11 @@ export class PublicationRepository {
   /** Every project's id and subdomain (the cluster lost-state check compares them with Redis). */
   async listProjectAddresses(): Promise<Array<{ id: string; subdomain: string }>> {
     return this.prisma.project.findMany({ select: { id: true, subdomain: true }, orderBy: { id: 'asc' } });
+  }
+
+  /** Every project's id, subdomain and revision (the reconciler compares them with Redis). */
+  async listProjectRevisions(): Promise<PublishedRevision[]> {
+    return this.prisma.project.findMany({ select: { id: true, subdomain: true, revision: true }, orderBy: { id: 'asc' } });
   }
 
   transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {

@@ -59,6 +59,14 @@ export class PublicationService {
     });
   }
 
+  /**
+   * Ends an endpoint's cached GET answers; called once its Deploy, rollback or undeploy is
+   * published and before the answer, so no caller gets an answer of the version it replaced.
+   */
+  endCachedAnswers(projectId: string, endpointId: string): Promise<void> {
+    return this.store.endCachedAnswers(projectId, endpointId);
+  }
+
   /** A change that only the API description shows (the project's name): made, the description rewritten, committed. */
   changeDescription<T>(scope: ProjectScope, change: (tx: Tx, project: LockedProject) => Promise<T>): Promise<T> {
     return this.repository.transaction(async (tx) => {
@@ -104,11 +112,16 @@ export class PublicationService {
     });
   }
 
-  /** Rewrites one project's document, subdomain and key records from PostgreSQL; false when it no longer exists. */
-  republishProject(projectId: string): Promise<boolean> {
+  /**
+   * Rewrites one project's document, subdomain and key records from PostgreSQL; false when it
+   * no longer exists. `asChange`: under a new revision, announced, so gateways take it whatever
+   * copy they hold (the reconciler's repair of a project that differs).
+   */
+  republishProject(projectId: string, options: { asChange?: boolean } = {}): Promise<boolean> {
     return this.repository.transaction(async (tx) => {
       if (!(await this.repository.lock(tx, projectId))) return false;
-      await this.publish(tx, projectId, { previousSubdomain: null, announce: false, withKeys: true });
+      if (options.asChange) await this.repository.bumpRevision(tx, projectId);
+      await this.publish(tx, projectId, { previousSubdomain: null, announce: options.asChange === true, withKeys: true });
       return true;
     });
   }

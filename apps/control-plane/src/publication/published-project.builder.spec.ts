@@ -20,6 +20,12 @@ const state: ProjectServingState = {
     { id: 's2', name: 'LOST', valueEncrypted: 'undecryptable', previewValueEncrypted: null },
     { id: 's3', name: 'PLAIN', valueEncrypted: 'sealed-p', previewValueEncrypted: null },
   ],
+  functions: [
+    { functionId: 'f2', name: 'Tax', version: 1, compiled: { f: 2 } },
+    { functionId: 'f1', name: 'Price', version: 4, compiled: { f: 1 } },
+  ],
+  previewFunctions: [{ functionId: 'f1', name: 'Price', version: 0, compiled: { f: 0 } }],
+  schedules: [{ scheduleId: 's1', name: 'Nightly', version: 3, compiled: { s: 1 } }],
   previewRoutes: [{ endpointId: 'e3', name: 'Draft', method: 'GET', path: '/draft', auth: 'admin', queryParams: [], version: 0, compiled: { c: 3 } }],
   tables: [{ id: 't1', name: 'orders', columns: [{ name: 'total', type: 'number', required: true, unique: false, indexed: true }] }],
 };
@@ -36,6 +42,13 @@ describe('published project document', () => {
         text_generation: { provider: 'anthropic', api_key_encrypted: 'resealed:sealed-a', default_model: 'claude' },
         email: { provider: 'sendgrid', api_key_encrypted: 'resealed:sealed-b', verified_domains: ['shop.example'] },
       },
+      // Live versions for the live routes, the drafts for the preview address, in a stable order.
+      functions: [
+        { function_id: 'f1', name: 'Price', version: 4, compiled: { f: 1 } },
+        { function_id: 'f2', name: 'Tax', version: 1, compiled: { f: 2 } },
+      ],
+      preview_functions: [{ function_id: 'f1', name: 'Price', version: 0, compiled: { f: 0 } }],
+      schedules: [{ schedule_id: 's1', name: 'Nightly', version: 3, compiled: { s: 1 } }],
       routes: [
         { endpoint_id: 'e1', name: 'Orders', method: 'POST', path: '/orders', auth: 'none', query_params: [{ key: 'id', default: null }], version: 3, compiled: { c: 1 } },
         { endpoint_id: 'e2', name: 'Users', method: 'GET', path: '/users', auth: 'user', query_params: [], version: 1, compiled: { c: 2 } },

@@ -3,6 +3,7 @@ import type {
   EndpointAuth,
   HttpMethod,
   PublishedApiKey,
+  PublishedFunction,
   PublishedIntegrations,
   PublishedProject,
   PublishedQueryParam,
@@ -18,6 +19,8 @@ export interface EndpointRow {
   path: string;
   auth: EndpointAuth;
   queryParams: unknown;
+  /** `{body_schema?, signature?, cache?}` as stored (absent: none). */
+  options?: unknown;
 }
 
 /** What PostgreSQL holds about one project's serving state (read under the project's lock). */
@@ -36,7 +39,26 @@ export interface ProjectServingState {
   previewRoutes: ProjectServingState['routes'];
   /** The data tables; `columns` as stored (`DataColumn[]`). */
   tables: Array<{ id: string; name: string; columns: unknown }>;
+  /** The live versions of the functions. */
+  functions: FunctionRow[];
+  /** The saved function drafts that compile without error (preview-routes.ts), `version` 0. */
+  previewFunctions: FunctionRow[];
+  /** The live versions of the schedules (the worker runs them). */
+  schedules: Array<{ scheduleId: string; name: string; version: number; compiled: unknown }>;
 }
+
+/** A function's compiled flow as PostgreSQL holds it (of its live version, or compiled from its draft). */
+export interface FunctionRow {
+  functionId: string;
+  name: string;
+  version: number;
+  compiled: unknown;
+}
+
+const publishedFunctionsOf = (rows: readonly FunctionRow[]): PublishedFunction[] =>
+  [...rows]
+    .sort((a, b) => a.functionId.localeCompare(b.functionId))
+    .map((row) => ({ function_id: row.functionId, name: row.name, version: row.version, compiled: row.compiled }));
 
 /** An integration's settings as stored (JSON), each with its default: the text-generation model, the email sender domains. */
 export function integrationSettingsOf(settings: unknown): { default_model: string | null; verified_domains: string[] } {
@@ -49,7 +71,13 @@ export function integrationSettingsOf(settings: unknown): { default_model: strin
 
 const queryParamsOf = (value: unknown): PublishedQueryParam[] =>
   Array.isArray(value)
-    ? value.map((param: { key: string; default?: string | null }) => ({ key: param.key, default: param.default ?? null }))
+    ? value.map((param: PublishedQueryParam) => {
+        const published: PublishedQueryParam = { key: param.key, default: param.default ?? null };
+        if (param.type !== undefined && param.type !== 'string') published.type = param.type;
+        if (param.required === true) published.required = true;
+        if (param.values !== undefined) published.values = param.values;
+        return published;
+      })
     : [];
 
 /**
@@ -97,6 +125,11 @@ export function buildPublishedProject(state: ProjectServingState, seal: (storedS
     secrets: publishedSecretsOf(state.secrets, seal),
     preview_routes: publishedRoutesOf(state.previewRoutes),
     tables: state.tables.map((table) => ({ id: table.id, name: table.name, columns: table.columns as DataColumn[] })),
+    functions: publishedFunctionsOf(state.functions),
+    preview_functions: publishedFunctionsOf(state.previewFunctions),
+    schedules: [...state.schedules]
+      .sort((a, b) => a.scheduleId.localeCompare(b.scheduleId))
+      .map((row) => ({ schedule_id: row.scheduleId, name: row.name, version: row.version, compiled: row.compiled })),
   };
 }
 
@@ -125,9 +158,20 @@ function publishedRoutesOf(routes: ProjectServingState['routes']): PublishedRout
       path: route.path,
       auth: route.auth,
       query_params: queryParamsOf(route.queryParams),
+      ...publishedOptionsOf(route.options),
       version: route.version,
       compiled: route.compiled,
     }));
+}
+
+/** Only the settings that are set: a route without any is published as before. */
+function publishedOptionsOf(stored: unknown): Pick<PublishedRoute, 'body_schema' | 'signature' | 'cache'> {
+  const options = (stored ?? {}) as Pick<PublishedRoute, 'body_schema' | 'signature' | 'cache'>;
+  const published: Pick<PublishedRoute, 'body_schema' | 'signature' | 'cache'> = {};
+  if (options.body_schema != null) published.body_schema = options.body_schema;
+  if (options.signature != null) published.signature = options.signature;
+  if (options.cache != null) published.cache = options.cache;
+  return published;
 }
 
 /** The `fg:key:{hash}` hash fields (Redis stores strings). */

@@ -131,9 +131,12 @@ describe('secrets API (real PostgreSQL and Redis)', () => {
     const project = await t.createProject(owner);
     await put(project.id, 'API_TOKEN', { value: TOKEN }).expect(201);
     const flow = respondFlow('x');
-    const body = endpointBody({ query_params: [], flow: { ...flow, nodes: [...flow.nodes, { id: 'h1', type: 'http_request', position: { x: 0, y: 400 }, config: { name: 'api', url: `not a url ${TOKEN}` } }] } });
+    // Send Email's recipient check quotes what was typed: the value is there to mask.
+    const email = { id: 'm1', type: 'send_email', position: { x: 0, y: 400 }, config: { to: `not an address ${TOKEN}`, from: 'Shop <shop@shop.example>', subject: 'Hi', body: 'Hello' } };
+    const body = endpointBody({ query_params: [], flow: { ...flow, nodes: [...flow.nodes, email] } });
     const saved = await t.http().post(`/v1/projects/${project.id}/endpoints`).set(owner.auth).send(body).expect(201);
-    expect(saved.body.diagnostics.length).toBeGreaterThan(0);
+    const recipient = (saved.body.diagnostics as { code: string; message: string }[]).find((d) => d.code === 'invalid_recipient');
+    expect(recipient?.message).toContain('[secret:API_TOKEN]');
     expect(JSON.stringify(saved.body.diagnostics)).not.toContain(TOKEN);
   });
 

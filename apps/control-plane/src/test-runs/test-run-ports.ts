@@ -1,8 +1,11 @@
 import type { EmailPort, FlowPorts } from '@flowgate/flow-engine';
-import { createDataPool } from '@flowgate/data-tables';
+import { createDataPool, FairDataPool } from '@flowgate/data-tables';
 import { buildFlowPorts, createFlowPortsContext, type PortsProject } from '@flowgate/integrations/flow-ports';
 import { createLogger, createRedisClient, SecretBox } from '@flowgate/platform';
 import type { SandboxSettings } from './sandbox/test-run-job';
+
+/** Per test-run thread: one run at a time, so two connections (one per project at most) are plenty. */
+const DATA_CONNECTIONS = 2;
 
 export interface TestRunPorts {
   /** The project's ports; without `sendEmail`, Send Email checks and shows its message instead of queueing it. */
@@ -19,7 +22,7 @@ export interface TestRunPorts {
  */
 export function createTestRunPorts(settings: SandboxSettings): TestRunPorts {
   const redis = createRedisClient({ url: settings.redisUrl, clusterNodes: settings.redisClusterNodes }, { node: { connectionName: 'flowgate-test-runs' } });
-  const data = createDataPool({ url: settings.dataUrl, max: 2, applicationName: 'flowgate-test-runs' });
+  const data = new FairDataPool(createDataPool({ url: settings.dataUrl, max: DATA_CONNECTIONS, applicationName: 'flowgate-test-runs' }), DATA_CONNECTIONS);
   const context = createFlowPortsContext({
     settings: {
       publicUrlTemplate: settings.gatewayPublicUrl,
@@ -29,6 +32,7 @@ export function createTestRunPorts(settings: SandboxSettings): TestRunPorts {
       workerThreads: 1,
       workerQueue: settings.flow.workerQueue,
       workerTaskMs: settings.flow.workerTaskMs,
+      codeMemoryMb: settings.flow.codeMemoryMb,
     },
     redis,
     secrets: new SecretBox(settings.encryptionKey, [settings.previousEncryptionKey]),
@@ -44,7 +48,7 @@ export function createTestRunPorts(settings: SandboxSettings): TestRunPorts {
     },
     async close() {
       await context.close();
-      await data.end();
+      await data.pool.end();
       redis.disconnect();
     },
   };

@@ -3,8 +3,8 @@ import { ApiOperation } from '@nestjs/swagger';
 import { ZodResponse } from 'nestjs-zod';
 import type { Principal } from '../auth/auth.service';
 import { CurrentPrincipal, DashboardApi } from '../auth/session.guard';
-import { endpointIdParam, projectIdParam } from '../common/uuid-param.pipe';
-import { TestRunInputDto, TestRunResultDto } from './dto/test-run.dto';
+import { endpointIdParam, functionIdParam, projectIdParam } from '../common/uuid-param.pipe';
+import { FunctionTestRunInputDto, TestRunInputDto, TestRunResultDto } from './dto/test-run.dto';
 import { TestRunsService } from './test-runs.service';
 
 @DashboardApi('endpoints')
@@ -26,5 +26,24 @@ export class TestRunsController {
     @Body() body: TestRunInputDto,
   ) {
     return this.testRuns.run(principal.accountId, projectId, endpointId, body);
+  }
+}
+
+@DashboardApi('functions')
+@Controller('v1/projects/:projectId/functions/:functionId/test-runs')
+export class FunctionTestRunsController {
+  constructor(private readonly testRuns: TestRunsService) {}
+
+  @Post()
+  @HttpCode(200)
+  @ApiOperation({ summary: "Run the function (the saved draft, or the flow and inputs given) with `args`, and trace its blocks under the call (400 invalid_flow)" })
+  @ZodResponse({ status: 200, type: TestRunResultDto })
+  run(
+    @CurrentPrincipal() principal: Principal,
+    @Param('projectId', projectIdParam) projectId: string,
+    @Param('functionId', functionIdParam) functionId: string,
+    @Body() body: FunctionTestRunInputDto,
+  ) {
+    return this.testRuns.runFunction(principal.accountId, projectId, functionId, body);
   }
 }

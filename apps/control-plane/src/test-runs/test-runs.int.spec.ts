@@ -1,4 +1,4 @@
-// Workshop test runs through the real control plane: every trace case of DESIGN.md "Test runs",
+// Workshop test runs through the real control plane: every trace case of docs/control-plane.md "Test runs",
 // the limits, and isolation. Third parties are stand-ins on 127.0.0.1.
 import { EMAIL_QUEUE_NAME } from '@flowgate/integrations';
 import { SecretBox } from '@flowgate/platform';
@@ -188,7 +188,7 @@ describe('POST /v1/projects/:id/endpoints/:eid/test-runs', () => {
     expect(JSON.stringify(answer.body)).not.toContain(foreign);
   });
 
-  it('keeps the egress guard: a private address is refused, the flow goes on and can tell', async () => {
+  it('keeps the egress guard: a private address is refused, shown as failed with the reason, and the flow goes on and can tell', async () => {
     const id = await endpoint();
     const answer = await testRun(id, {
       flow: flowOf([
@@ -197,7 +197,15 @@ describe('POST /v1/projects/:id/endpoints/:eid/test-runs', () => {
       ]),
       request: {},
     }).expect(200);
-    expect(answer.body.trace[0]).toEqual(expect.objectContaining({ node_id: 'h1', status: 'ok', output: expect.objectContaining({ status: null, error: 'egress_blocked' }) }));
+    expect(answer.body.trace[0]).toEqual(
+      expect.objectContaining({
+        node_id: 'h1',
+        status: 'error',
+        error_in_result: true,
+        error: { code: 'egress_blocked', message: 'the request failed: flows may not reach this address' },
+        output: expect.objectContaining({ status: null, error: 'egress_blocked' }),
+      }),
+    );
     expect(answer.body.response.body).toEqual({ error: 'egress_blocked' });
   });
 

@@ -57,3 +57,23 @@ export function useSignOut() {
     },
   });
 }
+
+export type PasswordChange = { current_password: string; new_password: string };
+
+/** Replaces the password; the server ends every other session and keeps this one. */
+export function useChangePassword() {
+  return useMutation({ mutationFn: (body: PasswordChange) => api('POST /v1/auth/password', { body }) });
+}
+
+/** Ends every session of the account, this one included: afterwards the user is signed out here too. */
+export function useSignOutEverywhere() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => api('POST /v1/auth/logout-all'),
+    onSuccess: () => {
+      setSessionHint(false);
+      client.clear();
+      client.setQueryData(queryKeys.me, null);
+    },
+  });
+}

@@ -1,4 +1,4 @@
-// The REST objects of DESIGN.md under the names the dashboard uses, all taken from the generated
+// The REST objects of docs/control-plane.md under the names the dashboard uses, all taken from the generated
 // OpenAPI types: a changed control-plane DTO changes these and the typecheck points at every use.
 import type * as Api from './generated/openapi';
 
@@ -26,3 +26,8 @@ export type NewTable = Api.CreateTableDto;
 export type TableChanges = Api.UpdateTableDto;
 export type Row = Api.RowPageDto['items'][number];
 export type RowValues = Api.RowValuesDto['values'];
+export type FlowFunction = Api.FunctionDto;
+export type FunctionInputBody = NonNullable<Api.SaveFunctionDto['inputs']>[number];
+export type FunctionTestRunBody = Api.FunctionTestRunInputDto;
+export type Schedule = Api.ScheduleDto;
+export type ScheduleInput = Api.SaveScheduleDto;

@@ -7,6 +7,8 @@ import { NotFoundPage } from '../ui/not-found-page';
 
 const SECTIONS = [
   ['endpoints', 'Workshop'],
+  ['functions', 'Functions'],
+  ['schedules', 'Schedules'],
   ['data', 'Data'],
   ['keys', 'Authentication'],
   ['logs', 'Logs'],
@@ -26,7 +28,7 @@ function ProjectSwitcher({ current }: { current: Project }) {
       aria-label="Project"
       className="project-switcher"
       value={current.id}
-      onChange={(event) => void navigate(`/projects/${event.target.value}/${section === 'endpoints' && location.pathname.split('/')[4] ? 'endpoints' : section}`)}
+      onChange={(event) => void navigate(`/projects/${event.target.value}/${section}`)}
     >
       {list.map((project) => (
         <option key={project.id} value={project.id}>
@@ -56,7 +58,7 @@ export function ProjectLayout() {
           ))}
         </nav>
       </aside>
-      <div className="project-main">
+      <div className="project-main" id="content" tabIndex={-1}>
         <Outlet context={project.data} />
       </div>
     </div>

@@ -8,7 +8,7 @@ import { Loading } from '../ui/states';
 import { RouteError } from './route-error';
 
 /**
- * The routes of DASHBOARD.md. Only the sign-in page is in the first bundle; every page after it
+ * The routes of docs/dashboard.md. Only the sign-in page is in the first bundle; every page after it
  * loads on demand (the budget is 150 KB of gzipped JavaScript for /login, and the Workshop is heavy).
  */
 export const routes: RouteObject[] = [
@@ -35,6 +35,16 @@ export const routes: RouteObject[] = [
               {
                 path: 'endpoints/:endpointId',
                 lazy: () => import('../features/workshop/workshop-page').then((m) => ({ Component: m.WorkshopPage })),
+              },
+              { path: 'functions', lazy: () => import('../features/functions/functions-page').then((m) => ({ Component: m.FunctionsPage })) },
+              {
+                path: 'functions/:functionId',
+                lazy: () => import('../features/workshop/workshop-page').then((m) => ({ Component: m.FunctionWorkshopPage })),
+              },
+              { path: 'schedules', lazy: () => import('../features/schedules/schedules-page').then((m) => ({ Component: m.SchedulesPage })) },
+              {
+                path: 'schedules/:scheduleId',
+                lazy: () => import('../features/workshop/workshop-page').then((m) => ({ Component: m.ScheduleWorkshopPage })),
               },
               { path: 'data', lazy: () => import('../features/data/data-page').then((m) => ({ Component: m.DataPage })) },
               { path: 'data/:tableId', lazy: () => import('../features/data/table-page').then((m) => ({ Component: m.TablePage })) },

@@ -3,8 +3,9 @@ import { errorMessage } from '../api/api-error';
 import { useFocusTrap } from './use-focus-trap';
 
 /**
- * Confirmation of a destructive action: an `alertdialog` with `Delete` and `Cancel`; focus
- * starts on Cancel so that Enter alone never deletes. `canConfirm` gates Delete (e.g. typing a name).
+ * Confirmation of a destructive action: an `alertdialog` with `Delete` (or `confirmLabel`) and
+ * `Cancel`; focus starts on Cancel so that Enter alone never confirms. `canConfirm` gates the
+ * confirming button (e.g. typing a name).
  */
 export function ConfirmDialog({
   title,
@@ -14,6 +15,8 @@ export function ConfirmDialog({
   busy = false,
   error,
   canConfirm = true,
+  confirmLabel = 'Delete',
+  busyLabel = 'Deleting…',
 }: {
   title: string;
   children?: ReactNode;
@@ -22,6 +25,8 @@ export function ConfirmDialog({
   busy?: boolean;
   error?: unknown;
   canConfirm?: boolean;
+  confirmLabel?: string;
+  busyLabel?: string;
 }) {
   const ref = useRef<HTMLDivElement>(null);
   const titleId = useId();
@@ -44,7 +49,7 @@ export function ConfirmDialog({
             Cancel
           </button>
           <button type="button" className="button danger" onClick={onConfirm} disabled={busy || !canConfirm}>
-            {busy ? 'Deleting…' : 'Delete'}
+            {busy ? busyLabel : confirmLabel}
           </button>
         </div>
       </div>

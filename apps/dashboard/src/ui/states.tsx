@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import { errorMessage } from '../api/api-error';
+import { errorMessage, isApiError } from '../api/api-error';
+import { NotFoundPage } from './not-found-page';
 
 /** While data loads: a spinner with words for screen readers. */
 export function Loading({ label = 'Loading…' }: { label?: string }) {
@@ -47,6 +48,8 @@ export function QueryState<T>({
   label?: string;
 }) {
   if (query.isPending) return <Loading label={label} />;
+  // A thing that does not exist (an old link, a deleted endpoint) is not an error to retry.
+  if (isApiError(query.error) && query.error.status === 404) return <NotFoundPage />;
   if (query.error || query.data === undefined) return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
   return <>{children(query.data)}</>;
 }

@@ -4,7 +4,8 @@ const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), selec
 
 /**
  * While mounted: focus moves into `ref` (the `initial` selector, else the first control), Tab
- * cycles inside it, Escape calls `onEscape`, and focus returns where it was on unmount.
+ * cycles inside it, Escape calls `onEscape`, and focus returns where it was on unmount (or to
+ * the page's content when that control is gone).
  */
 export function useFocusTrap(ref: RefObject<HTMLElement | null>, onEscape: () => void, initial?: string) {
   // Read when the trap opens and when Escape is pressed, so a new `onEscape` each render does not re-open it.
@@ -37,7 +38,11 @@ export function useFocusTrap(ref: RefObject<HTMLElement | null>, onEscape: () =>
     container.addEventListener('keydown', onKey);
     return () => {
       container.removeEventListener('keydown', onKey);
+      // Back to the control that opened it; when that is gone or disabled (its row deleted), to
+      // the page's content, never to <body> (where the next Tab starts over from the header).
       previous?.focus?.();
+      if (document.activeElement === previous && previous !== document.body) return;
+      (document.getElementById('content') ?? document.getElementById('main'))?.focus();
     };
     // Only on open/close: re-running on every render would steal focus from the user.
   }, []);

@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import { PrivateRedis, waitFor } from '@flowgate/testing';
 import { KeyCheckConnection, KeyCheckUnavailable } from './key-check-connection';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Counts calls per key, so a reply shows the script really ran in Redis (and in which order). */
 const LUA = "return {KEYS[1], ARGV[1], redis.call('INCR', KEYS[1])}";
@@ -110,7 +111,7 @@ describe('KeyCheckConnection (the key check connection to a real redis-server)',
         () => (blockerDone = true),
         () => (blockerDone = true),
       );
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await sleep(50);
       await expect(connection.evalScript(['k'], ['slow'])).rejects.toThrow(/did not answer within 300 ms/);
       expect(blockerDone).toBe(false); // failed at its own timeout, not when Redis got free
       const reply = await waitFor(() => connection.evalScript(['k'], ['after']), 'a call to succeed once Redis answers again', 20_000);

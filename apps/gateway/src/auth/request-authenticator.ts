@@ -7,13 +7,15 @@ import type { GatewayResponse } from '../http/gateway-response';
 import type { GatewayMetrics } from '../gateway.metrics';
 import { WarningLimiter } from '../warning-limiter';
 import type { ApiKeyVerifier } from './api-key-verifier';
+import type { KeyFailureThrottle } from './key-failures';
 
 const CHALLENGE = { 'www-authenticate': 'Bearer' };
 
 /**
  * `Authorization: Bearer <key>` → the project's key, its permission and its rate limit.
- * Malformed keys are refused without a Redis call; everything else is one script call.
- * Answers the error itself and resolves false when the request must stop.
+ * Malformed keys are refused without a Redis call; everything else is one script call, unless
+ * the caller's address or the project is over its wrong-key limit (key-failures.ts: 429 before
+ * any lookup). Answers the error itself and resolves false when the request must stop.
  */
 export class RequestAuthenticator {
   private readonly redisWarning = new WarningLimiter(10_000);
@@ -22,11 +24,12 @@ export class RequestAuthenticator {
     private readonly keys: ApiKeyVerifier,
     private readonly metrics: GatewayMetrics,
     private readonly logger: Logger,
+    private readonly failures: KeyFailureThrottle,
   ) {}
 
   async authenticate(req: IncomingMessage, res: GatewayResponse, projectId: string, level: AuthLevel): Promise<boolean> {
     const key = presentedKey(req, res);
-    if (key === null) return false;
+    if (key === null || throttled(this.failures, req, res, projectId, key)) return false;
     let check;
     try {
       check = await this.keys.check(key, projectId, level === 2 ? 'admin' : 'user');
@@ -36,9 +39,10 @@ export class RequestAuthenticator {
       return false;
     }
     if (check.outcome === 'invalid') {
-      invalidKey(res);
+      await refuseWrongKey(this.failures, req, res, projectId);
       return false;
     }
+    this.failures.accepted(key);
     res.keyId = check.keyId;
     const resetSeconds = Math.max(0, Math.ceil(check.resetMs / 1000));
     res.rateLimit = { limit: check.limit, remaining: check.remaining, resetSeconds };
@@ -77,6 +81,24 @@ export function presentedKey(req: IncomingMessage, res: GatewayResponse): string
 
 export function invalidKey(res: GatewayResponse): void {
   sendError(res, 'invalid_api_key', 'The API key is not valid', CHALLENGE);
+}
+
+/** True once a 429 is answered: the caller's address or the project is over its wrong-key limit, and this key is not one accepted lately. */
+export function throttled(failures: KeyFailureThrottle, req: IncomingMessage, res: GatewayResponse, projectId: string, key: string): boolean {
+  const wait = failures.refusal(req, projectId, key);
+  if (wait !== null) tooManyWrongKeys(res, wait);
+  return wait !== null;
+}
+
+/** A key no project record matched: counted, then 401 (429 when this one went over the limit). */
+export async function refuseWrongKey(failures: KeyFailureThrottle, req: IncomingMessage, res: GatewayResponse, projectId: string): Promise<void> {
+  const wait = await failures.failed(req, projectId);
+  if (wait === null) invalidKey(res);
+  else tooManyWrongKeys(res, wait);
+}
+
+function tooManyWrongKeys(res: GatewayResponse, waitSeconds: number): void {
+  sendError(res, 'too_many_attempts', `Too many requests with wrong API keys; retry in ${waitSeconds} s`, { 'retry-after': String(waitSeconds) });
 }
 
 /** The key of `Bearer <key>` (scheme case-insensitive); '' when absent or empty; null for another scheme. */

@@ -1,6 +1,7 @@
 import type { FlowPorts } from '@flowgate/flow-engine';
 import { prepareFlow, secretsReadBy, type PreparedFlow } from '@flowgate/flow-engine';
-import { NO_SECRETS, type EndpointAuth, type HttpMethod, type OpenedSecrets, type PublishedProject, type PublishedRoute, type SecretMasker } from '@flowgate/contracts';
+import { routeInboundOf, type RouteInbound } from '../inbound/route-inbound';
+import { NO_SECRETS, type EndpointAuth, type HttpMethod, type OpenedSecrets, type PublishedFunction, type PublishedProject, type PublishedRoute, type SecretMasker } from '@flowgate/contracts';
 
 /** 0 = public, 1 = any key of the project, 2 = admin key. */
 export type AuthLevel = 0 | 1 | 2;
@@ -20,6 +21,8 @@ export interface LoadedRoute {
   readsSecrets: boolean;
   /** null when the published flow could not be prepared: the route answers 500 flow_error. */
   prepared: PreparedFlow | null;
+  /** Typed query, body schema, webhook signature; null when the route checks none of them. */
+  inbound: RouteInbound | null;
 }
 
 /** All methods served at one path; fixed-shape so the lookup stays monomorphic. */
@@ -89,11 +92,14 @@ export interface LoadProjectOptions {
   /** The copy being replaced: prepared flows of unchanged route versions are reused. */
   previous: LoadedProject | null;
   onRouteError(route: PublishedRoute, error: unknown): void;
+  /** A published function that could not be prepared (its callers then fail). */
+  onFunctionError?(fn: PublishedFunction, error: unknown): void;
 }
 
 export function loadProject(published: PublishedProject, options: LoadProjectOptions): LoadedProject {
   const secrets = options.secrets ?? NO_SECRETS;
-  const ports: FlowPorts = secrets.live.size === 0 ? options.ports : { ...options.ports, secrets: secrets.live };
+  const functions = loadFunctions(published.functions ?? [], options.previous?.ports.functions, options.onFunctionError);
+  const ports: FlowPorts = withFunctions(secrets.live.size === 0 ? options.ports : { ...options.ports, secrets: secrets.live }, functions);
   const baseLevel: AuthLevel = published.require_auth ? 1 : 0;
   const project: LoadedProject = {
     id: published.id,
@@ -113,10 +119,47 @@ export function loadProject(published: PublishedProject, options: LoadProjectOpt
     baseLevel: 1,
     // Any key of the project, whatever the endpoint's auth.
     routes: loadRoutes(published.preview_routes ?? [], () => 1, new Map(), options.onRouteError),
-    ports: secrets.preview.size === 0 ? options.ports : { ...options.ports, secrets: secrets.preview },
+    ports: withFunctions(
+      secrets.preview.size === 0 ? options.ports : { ...options.ports, secrets: secrets.preview },
+      loadFunctions(published.preview_functions ?? [], undefined, options.onFunctionError),
+    ),
   };
   return project;
 }
+
+/** Prepared function flows travel with the ports, so Call Function finds the ones of its own copy (live or preview). */
+const withFunctions = (ports: FlowPorts, functions: ReadonlyMap<string, PreparedFlow>): FlowPorts => (functions.size === 0 ? ports : { ...ports, functions });
+
+/**
+ * The project's functions, prepared once per load (live versions reused from the copy being
+ * replaced when unchanged, keyed by id and version; drafts, version 0, always afresh). One that
+ * cannot be prepared is left out: its callers fail naming it.
+ */
+function loadFunctions(
+  published: readonly PublishedFunction[],
+  previous: ReadonlyMap<string, PreparedFlow> | undefined,
+  onError: LoadProjectOptions['onFunctionError'],
+): Map<string, PreparedFlow> {
+  const functions = new Map<string, PreparedFlow>();
+  for (const fn of published) {
+    const reused = fn.version > 0 ? previous?.get(fn.function_id) : undefined;
+    if (reused !== undefined && preparedVersions.get(reused) === fn.version) {
+      functions.set(fn.function_id, reused);
+      continue;
+    }
+    try {
+      const prepared = prepareFlow(fn.compiled as Parameters<typeof prepareFlow>[0]);
+      preparedVersions.set(prepared, fn.version);
+      functions.set(fn.function_id, prepared);
+    } catch (error) {
+      onError?.(fn, error);
+    }
+  }
+  return functions;
+}
+
+/** The version each prepared function flow was prepared from. */
+const preparedVersions = new WeakMap<PreparedFlow, number>();
 
 const higher = (a: AuthLevel, b: AuthLevel): AuthLevel => (a > b ? a : b);
 
@@ -149,10 +192,13 @@ function loadRoutes(
     if (!METHODS.includes(route.method)) continue;
     const reused = previousRoutes.get(`${route.endpoint_id}@${route.version}`);
     let prepared: PreparedFlow | null = reused?.prepared ?? null;
+    let inbound: RouteInbound | null = reused?.inbound ?? null;
     if (!reused) {
       try {
         prepared = prepareFlow(route.compiled as Parameters<typeof prepareFlow>[0]);
+        inbound = routeInboundOf(route);
       } catch (error) {
+        prepared = null;
         onRouteError(route, error);
       }
     }
@@ -162,8 +208,10 @@ function loadRoutes(
       version: route.version,
       authLevel: levelOf(route.auth),
       readsQuery: Array.isArray(route.query_params) && route.query_params.length > 0,
-      readsSecrets: reused?.readsSecrets ?? secretsReadBy(route.compiled).length > 0,
+      // A signature is checked with a secret's newest value, as a flow reading it would be.
+      readsSecrets: reused?.readsSecrets ?? (secretsReadBy(route.compiled).length > 0 || inbound?.signature != null),
       prepared,
+      inbound,
     };
   }
   for (const group of routes.values()) {

@@ -6,10 +6,12 @@ import {
   projectDeletedKey,
   projectKey,
   subdomainKey,
-  type ConfigChange,
+  type AnnouncedChange,
   type PublishedProject,
 } from '@flowgate/contracts';
 import type { Logger, RedisClient } from '@flowgate/platform';
+import { LRUCache } from 'lru-cache';
+import { AnnouncementTracker } from './announcement-tracker';
 import { parsePublishedProject, type LoadedProject } from './loaded-project';
 
 export interface ProjectCacheOptions {
@@ -19,6 +21,8 @@ export interface ProjectCacheOptions {
   subscriber: RedisClient;
   logger: Logger;
   pollMs: number;
+  /** Bound on the estimated heap of the cached projects (least recently used out first). */
+  maxBytes: number;
   build(published: PublishedProject, previous: LoadedProject | null): LoadedProject;
   onLookup?(cache: 'subdomain' | 'project', hit: boolean): void;
   /**
@@ -26,6 +30,11 @@ export interface ProjectCacheOptions {
    * any project's, after a missed message); or the project is gone.
    */
   onDescriptionChanged?(projectId: string | null): void;
+  /**
+   * The project's slot left the cache (evicted by the bound, or the project was deleted): what
+   * other parts keep per project can go too, so that their memory follows the bound.
+   */
+  onDropped?(projectId: string): void;
 }
 
 interface ProjectSlot {
@@ -33,8 +42,15 @@ interface ProjectSlot {
   project: LoadedProject | null;
   /** True after the first successful read from Redis. */
   loaded: boolean;
-  /** The reload in progress; requests for the project wait for it. */
-  loading: Promise<boolean> | null;
+  /** The read in progress. */
+  reading: Promise<boolean> | null;
+  /**
+   * Requests wait for the read in progress: a change announced for this project, or a first
+   * load. A re-read of everything (after a missed announcement) does not hold them.
+   */
+  blocking: boolean;
+  /** Estimated heap of the loaded copy (bytes), what the cache's bound counts. */
+  size: number;
   /** A change arrived during the reload: read again before settling. */
   again: boolean;
   lastError: unknown;
@@ -44,37 +60,71 @@ interface ProjectSlot {
 
 /** Cap on remembered unknown subdomains (random Host headers must not grow memory). */
 const MAX_NEGATIVE = 10_000;
+/** Projects re-read at once by a full re-read: a request's own read is never queued behind thousands. */
+const REVALIDATE_CONCURRENCY = 8;
+/** What a slot counts before its document is read. */
+const EMPTY_SLOT_BYTES = 1024;
+/**
+ * Heap of a loaded project per character of its published document (prepared flows, route
+ * tables, the preview copy, and what serving its routes adds). Measured in heap snapshots of
+ * gateways that had served each of 2 or 2 000 projects (five endpoints each: set_variable →
+ * manipulate_text → respond, 4.5 KB documents) through a 16 MB bound: 32 KB of live heap per
+ * held project, 7 bytes a character (4.5, measured on projects loaded but not served, let the
+ * live heap grow 25 MB for that bound). `npm run bench -- tenants` checks the bound on RSS.
+ */
+const HEAP_BYTES_PER_DOCUMENT_CHAR = 7;
 const SUBDOMAIN = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
 /**
  * Projects (routes, prepared flows, ports) and subdomain → project id, cached in memory.
  *
- * Freshness: a `fg:changes` message makes requests for that project wait for a re-read (the
- * control plane publishes after its MULTI, so the re-read sees the new state); `fg:config-seq`
- * and `fg:epoch` are polled, and any change re-validates every cached project, so a lost
- * message cannot leave stale config in place. A published revision lower than the cached one
- * is ignored. Subdomain mappings are checked against the project's own subdomain: a mismatch
+ * Freshness: a `fg:changes` message names one project, and only that project is re-read
+ * (requests for it wait for the re-read; the control plane publishes after its MULTI, so the
+ * re-read sees the new state); a deleted project's slot goes at once. `fg:config-seq` and
+ * `fg:epoch` are polled: an announcement that never arrived (announcement-tracker.ts) or a new
+ * epoch (Redis lost its state) re-reads every cached project, a few at a time, while requests
+ * keep being served from the copies held. A published revision lower than the cached one is
+ * ignored. Subdomain mappings are checked against the project's own subdomain: a mismatch
  * re-reads both, so a renamed project stops answering at its old address at once.
  * While Redis is unreachable the cached copies keep serving.
+ *
+ * Bounded: the slots are an LRU counting each project's estimated heap against `maxBytes`; an
+ * evicted project is read again on its next request.
  */
 export class ProjectCache {
   private readonly subdomains = new Map<string, string | null>();
   private negativeCount = 0;
   private readonly subLookups = new Map<string, Promise<string | null>>();
-  private readonly slots = new Map<string, ProjectSlot>();
+  /**
+   * Boxed: the cache counts an entry's size when it is set, and a slot keeps its identity
+   * (reads in flight hold it), so a new size is a new box around the same slot.
+   */
+  private readonly slots: LRUCache<string, { slot: ProjectSlot }>;
+  private readonly announcements = new AnnouncementTracker();
   /** Revision reads of this loop turn, by project (revisionOf). */
   private readonly revisionReads = new Map<string, Promise<string | null>>();
   private readonly endRevisionTurn = (): void => this.revisionReads.clear();
   /** Bumped by every invalidation: a subdomain read that started earlier is used but not cached. */
   private generation = 0;
-  private lastSeq: string | null = null;
   private lastEpoch: string | null = null;
   private pollTimer: NodeJS.Timeout | null = null;
   private polling = false;
   private stopped = false;
   private subscriberWasReady = false;
 
-  constructor(private readonly options: ProjectCacheOptions) {}
+  constructor(private readonly options: ProjectCacheOptions) {
+    this.slots = new LRUCache({
+      maxSize: options.maxBytes,
+      sizeCalculation: (box) => box.slot.size,
+      noDisposeOnSet: true,
+      // Evicted or dropped: its subdomain mapping goes too (the mappings stay as few as the slots),
+      // and so does what others keep per project.
+      dispose: (box, projectId) => {
+        this.forgetSubdomain(box.slot, projectId);
+        this.options.onDropped?.(projectId);
+      },
+    });
+  }
 
   async start(): Promise<void> {
     const { subscriber, redis } = this.options;
@@ -82,7 +132,9 @@ export class ProjectCache {
     subscriber.on('ready', this.onSubscriberReady);
     await subscriber.subscribe(CHANGES_CHANNEL);
     this.subscriberWasReady = true;
-    [this.lastSeq, this.lastEpoch] = await Promise.all([redis.get(CONFIG_SEQ_KEY), redis.get(EPOCH_KEY)]);
+    const [seq, epoch] = await Promise.all([redis.get(CONFIG_SEQ_KEY), redis.get(EPOCH_KEY)]);
+    this.announcements.reset(seq);
+    this.lastEpoch = epoch;
     this.pollTimer = setInterval(() => void this.poll(), this.options.pollMs);
     this.pollTimer.unref();
   }
@@ -105,8 +157,8 @@ export class ProjectCache {
       this.options.onLookup?.('subdomain', true);
       return null;
     }
-    const slot = this.slots.get(projectId);
-    if (slot === undefined || slot.loading !== null) return undefined;
+    const slot = this.slots.get(projectId)?.slot;
+    if (slot === undefined || (slot.reading !== null && slot.blocking)) return undefined;
     const project = slot.project;
     if (project === null || project.subdomain !== subdomain) return undefined;
     this.options.onLookup?.('project', true);
@@ -126,7 +178,7 @@ export class ProjectCache {
       if (project !== null && project.subdomain === subdomain) return project;
       // The mapping or the project copy is stale: read both again.
       if (this.subdomains.get(subdomain) === projectId) this.subdomains.delete(subdomain);
-      const slot = this.slots.get(projectId);
+      const slot = this.slots.get(projectId)?.slot;
       if (slot && attempt === 0) await this.refresh(projectId, slot);
     }
     return null;
@@ -140,7 +192,7 @@ export class ProjectCache {
    */
   async fresh(project: LoadedProject): Promise<LoadedProject | null> {
     const revision = await this.revisionOf(project.id);
-    const slot = this.slots.get(project.id);
+    const slot = this.slots.get(project.id)?.slot;
     if (revision === null || Number(revision) <= project.revision || slot === undefined) return project;
     if (slot.project === null || slot.project.revision < Number(revision)) await this.refresh(project.id, slot);
     return slot.project;
@@ -162,38 +214,60 @@ export class ProjectCache {
     return read;
   }
 
-  /** Re-reads every cached project (used after a missed message, a reconnect or a republish). */
+  /**
+   * Re-reads every cached project, a few at a time, serving the held copies meanwhile (used
+   * after a missed announcement, a reconnect or a new epoch); false when a read failed.
+   */
   async revalidateAll(): Promise<boolean> {
     this.invalidateSubdomainCaches();
     this.options.onDescriptionChanged?.(null);
-    const results = await Promise.all([...this.slots].map(([projectId, slot]) => this.refresh(projectId, slot)));
-    return results.every(Boolean);
+    const ids = [...this.slots.keys()];
+    let next = 0;
+    let ok = true;
+    const worker = async (): Promise<void> => {
+      while (next < ids.length) {
+        const projectId = ids[next++]!;
+        const slot = this.slots.peek(projectId)?.slot;
+        if (slot && !(await this.refresh(projectId, slot, false))) ok = false;
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(REVALIDATE_CONCURRENCY, ids.length) }, worker));
+    return ok;
   }
 
+  /** Projects cached. */
   get size(): number {
     return this.slots.size;
   }
 
+  /** Estimated heap of the cached projects (bytes), at most `maxBytes`. */
+  get bytes(): number {
+    return this.slots.calculatedSize;
+  }
+
   private readonly onMessage = (channel: string, message: string): void => {
     if (channel !== CHANGES_CHANNEL || this.stopped) return;
-    let change: ConfigChange;
+    let change: AnnouncedChange;
     try {
-      change = JSON.parse(message) as ConfigChange;
+      change = JSON.parse(message) as AnnouncedChange;
     } catch {
-      this.options.logger.warn({ message: message.slice(0, 200) }, 'unreadable config change message; re-reading all');
-      void this.revalidateAll();
+      this.options.logger.warn({ message: message.slice(0, 200) }, 'unreadable config change message; if it announced a change, the poll finds it missed and re-reads all');
       return;
     }
+    this.announcements.receive(change.seq);
     if (change.type === 'description' && typeof change.project_id === 'string') {
       this.options.onDescriptionChanged?.(change.project_id);
-    } else if ((change.type === 'project' || change.type === 'project_deleted') && typeof change.project_id === 'string') {
-      if (change.type === 'project_deleted') this.options.onDescriptionChanged?.(change.project_id);
+    } else if (change.type === 'project_deleted' && typeof change.project_id === 'string') {
+      this.options.onDescriptionChanged?.(change.project_id);
       this.invalidateSubdomainCaches();
-      const slot = this.slots.get(change.project_id);
+      this.slots.delete(change.project_id);
+    } else if (change.type === 'project' && typeof change.project_id === 'string') {
+      this.invalidateSubdomainCaches();
+      const slot = this.slots.peek(change.project_id)?.slot;
       if (slot) void this.refresh(change.project_id, slot);
-    } else {
-      void this.revalidateAll();
     }
+    // Anything else (a republish, a message of a newer control plane) changes the epoch or
+    // `fg:config-seq`, which the poll compares.
   };
 
   private readonly onSubscriberReady = (): void => {
@@ -207,17 +281,21 @@ export class ProjectCache {
     try {
       const { redis } = this.options;
       const [seq, epoch] = await Promise.all([redis.get(CONFIG_SEQ_KEY), redis.get(EPOCH_KEY)]);
-      if (seq !== this.lastSeq || epoch !== this.lastEpoch) {
-        if (await this.revalidateAll()) {
-          this.lastSeq = seq;
-          this.lastEpoch = epoch;
-        }
+      const stale = epoch !== this.lastEpoch || this.announcements.check(seq) === 'missed';
+      if (stale && (await this.revalidateAll())) {
+        this.announcements.reset(seq);
+        this.lastEpoch = epoch;
       }
     } catch (error) {
       this.options.logger.debug({ err: error }, 'config poll failed');
     } finally {
       this.polling = false;
     }
+  }
+
+  private forgetSubdomain(slot: ProjectSlot, projectId: string): void {
+    const subdomain = slot.project?.subdomain;
+    if (subdomain !== undefined && this.subdomains.get(subdomain) === projectId) this.subdomains.delete(subdomain);
   }
 
   private invalidateSubdomainCaches(): void {
@@ -251,27 +329,34 @@ export class ProjectCache {
   }
 
   private async projectById(projectId: string): Promise<LoadedProject | null> {
-    let slot = this.slots.get(projectId);
+    let slot = this.slots.get(projectId)?.slot;
     if (!slot) {
       this.options.onLookup?.('project', false);
-      slot = { project: null, loaded: false, loading: null, again: false, lastError: null, epoch: null };
-      this.slots.set(projectId, slot);
+      slot = { project: null, loaded: false, reading: null, blocking: true, size: EMPTY_SLOT_BYTES, again: false, lastError: null, epoch: null };
+      this.slots.set(projectId, { slot });
       void this.refresh(projectId, slot);
     }
-    if (slot.loading) await slot.loading;
+    if (slot.reading && (slot.blocking || !slot.loaded)) await slot.reading;
     if (!slot.loaded) {
-      if (this.slots.get(projectId) === slot) this.slots.delete(projectId);
+      if (this.slots.peek(projectId)?.slot === slot) this.slots.delete(projectId);
       throw slot.lastError ?? new Error('project could not be loaded');
     }
     return slot.project;
   }
 
-  /** Reads the project again; resolves false (keeping the cached copy) when Redis failed. */
-  private refresh(projectId: string, slot: ProjectSlot): Promise<boolean> {
-    if (slot.loading) {
-      slot.again = true;
-      return slot.loading;
+  /**
+   * Reads the project again; resolves false (keeping the cached copy) when Redis failed.
+   * `blocking`: requests for the project wait for it (a change announced for it).
+   */
+  private refresh(projectId: string, slot: ProjectSlot, blocking = true): Promise<boolean> {
+    if (slot.reading) {
+      if (blocking) {
+        slot.blocking = true;
+        slot.again = true;
+      }
+      return slot.reading;
     }
+    slot.blocking = blocking;
     const run = async (): Promise<boolean> => {
       try {
         do {
@@ -284,11 +369,11 @@ export class ProjectCache {
         this.options.logger.warn({ err: error, project_id: projectId }, 'project config read failed; serving the cached copy');
         return false;
       } finally {
-        slot.loading = null;
+        slot.reading = null;
       }
     };
-    slot.loading = run();
-    return slot.loading;
+    slot.reading = run();
+    return slot.reading;
   }
 
   private async read(projectId: string, slot: ProjectSlot): Promise<void> {
@@ -302,6 +387,7 @@ export class ProjectCache {
       if (!deleted && slot.loaded && slot.project !== null && (epoch === null || epoch === slot.epoch)) return;
       slot.project = null;
       slot.loaded = true;
+      this.resize(projectId, slot, EMPTY_SLOT_BYTES);
       return;
     }
     const published = parsePublishedProject(raw);
@@ -311,5 +397,13 @@ export class ProjectCache {
     slot.loaded = true;
     if (current !== null && sameEpoch && published.revision <= current.revision) return;
     slot.project = this.options.build(published, current);
+    this.resize(projectId, slot, EMPTY_SLOT_BYTES + Math.ceil(raw.length * HEAP_BYTES_PER_DOCUMENT_CHAR));
+  }
+
+  /** A slot still cached is counted at its new size (which may evict the least recently used). */
+  private resize(projectId: string, slot: ProjectSlot, size: number): void {
+    if (slot.size === size) return;
+    slot.size = size;
+    if (this.slots.peek(projectId)?.slot === slot) this.slots.set(projectId, { slot });
   }
 }

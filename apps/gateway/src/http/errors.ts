@@ -1,4 +1,4 @@
-import { ERROR_STATUS, type ErrorCode } from '@flowgate/contracts';
+import { ERROR_STATUS, type ErrorCode, type ErrorDetail } from '@flowgate/contracts';
 import type { Logger } from '@flowgate/platform';
 import type { OutgoingHttpHeaders } from 'node:http';
 import { sendJson, type GatewayResponse } from './gateway-response';
@@ -10,6 +10,13 @@ export function sendError(res: GatewayResponse, code: ErrorCode, message: string
   sendJson(res, ERROR_STATUS[code], JSON.stringify({ success: false, code, message }), extra);
 }
 
+/** A refusal that lists what is wrong where: `details: [{path, message}]` (validation_failed). */
+export function sendErrorWithDetails(res: GatewayResponse, code: ErrorCode, message: string, details: readonly ErrorDetail[]): void {
+  res.errorCode = code;
+  res.errorMessage = message;
+  sendJson(res, ERROR_STATUS[code], JSON.stringify({ success: false, code, message, details }));
+}
+
 /** Same, for a status/code pair decided elsewhere (a flow's `return_error`, a relayed answer); `nodeId` is the block that answered or failed. */
 export function sendErrorWithStatus(res: GatewayResponse, status: number, code: string, message: string, nodeId: string | null = null): void {
   res.errorCode = code;
@@ -18,13 +25,12 @@ export function sendErrorWithStatus(res: GatewayResponse, status: number, code: 
   sendJson(res, status, JSON.stringify({ success: false, code, message }));
 }
 
-/** A body refused before it is used; 413 also closes the connection (the rest is not read). */
+/** A body refused before it is used; one refused before it was read to the end closes the connection (`bodyUnread`: the rest is not read). */
 export function refuseBody(
   res: GatewayResponse,
   code: 'invalid_json' | 'payload_too_large' | 'unsupported_media_type' | 'invalid_request',
   message: string,
 ): void {
-  if (code === 'payload_too_large') res.shouldKeepAlive = false;
   sendError(res, code, message);
 }
 

@@ -39,6 +39,18 @@ export class GatewayResponse extends ServerResponse<IncomingMessage> {
   freshnessChecked = false;
   /** Masks the project's secret values in the logged query; null when the project has none. */
   masker: SecretMasker | null = null;
+  /** What started the request: an HTTP caller, or an MCP client's `tools/call` (mcp/mcp-route.ts). */
+  trigger: 'http' | 'mcp' = 'http';
+  /** Set on a cache miss of a cached route: keeps the flow's answer (http/flow-answer.ts). */
+  cacheWrite: ((status: number, body: string) => void) | null = null;
+  /** The answer is a stream of Server-Sent Events (http/stream-answer.ts): logged with `streamed`. */
+  streamed = false;
+  /** A cached route's answer: `hit` served from the response cache, `miss` by the flow (request-handler.ts `serveCached`). */
+  cache: 'hit' | 'miss' | null = null;
+  /** The request's body as read, for the log's details (request-log/request-details.ts); null when not read. */
+  logBody: Buffer | null = null;
+  /** Bytes of the answer's body (-1 until known), for the log's details. */
+  responseBytes = -1;
   /** The body `sendJson` will end this response with at the end of the event-loop turn. */
   pendingBody: string | null = null;
 }
@@ -70,19 +82,38 @@ function endQueued(): void {
  */
 export const drainingServers = new Set<unknown>();
 
+/**
+ * Whether the request announced a body that was not read: answered before it (a refusal, a
+ * GET-only path, an unknown endpoint, a missing key), the connection is closed after the answer
+ * instead of kept alive, for keeping it would mean reading the body to the end (Node discards it
+ * byte by byte) before the next request: a refused body costs its headers and no more.
+ */
+export function bodyUnread(req: IncomingMessage): boolean {
+  if (req.complete) return false;
+  const length = req.headers['content-length'];
+  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
+}
+
 /** Queues a complete JSON answer (see `ending`); adds RateLimit-* when the request was keyed. */
 export function sendJson(res: GatewayResponse, status: number, body: string, extra?: OutgoingHttpHeaders): void {
   if (res.headersSent || res.writableEnded) return;
   if (drainingServers.size !== 0 && drainingServers.has((res.socket as { server?: unknown } | null)?.server)) res.shouldKeepAlive = false;
-  const headers: OutgoingHttpHeaders = { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(body) };
-  const rl = res.rateLimit;
-  if (rl !== null) {
-    headers['ratelimit-limit'] = rl.limit;
-    headers['ratelimit-remaining'] = rl.remaining;
-    headers['ratelimit-reset'] = rl.resetSeconds;
-  }
+  if (bodyUnread(res.req)) res.shouldKeepAlive = false;
+  const bytes = Buffer.byteLength(body);
+  res.responseBytes = bytes;
+  const headers: OutgoingHttpHeaders = { 'content-type': JSON_TYPE, 'content-length': bytes };
+  addRateLimitHeaders(res, headers);
   if (extra !== undefined) Object.assign(headers, extra);
   res.writeHead(status, headers);
   res.pendingBody = body;
   if (ending.push(res) === 1) setImmediate(endQueued);
+}
+
+/** RateLimit-* of a keyed request, added to the headers of its answer. */
+export function addRateLimitHeaders(res: GatewayResponse, headers: OutgoingHttpHeaders): void {
+  const rl = res.rateLimit;
+  if (rl === null) return;
+  headers['ratelimit-limit'] = rl.limit;
+  headers['ratelimit-remaining'] = rl.remaining;
+  headers['ratelimit-reset'] = rl.resetSeconds;
 }

@@ -1,7 +1,7 @@
 import type { Logger, RedisClient } from '@flowgate/platform';
 import type { IncomingMessage } from 'node:http';
 import type { Registry } from 'prom-client';
-import { handleImageRequest } from '../images-route';
+import { handleImageRequest } from '../integrations/images-route';
 import { internalError } from './errors';
 import { sendJson, type GatewayResponse } from './gateway-response';
 

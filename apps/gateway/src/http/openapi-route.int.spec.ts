@@ -1,6 +1,6 @@
 /**
  * `/_openapi.json` on a real gateway and Redis: read once per publication and served from
- * memory with an ETag (issue 20: a 26 MB document read from Redis on every fetch stalled the
+ * memory with an ETag (a 26 MB document read from Redis on every fetch once stalled the
  * other tenants). What is asserted is what a client sees: the document, its tag, 304s, and
  * which copy is served after which change.
  */

@@ -2,7 +2,8 @@ import { apiKeyRecordKey, openApiKey, PREVIEW_SUFFIX, previewOpenApiKey } from '
 import type { Logger } from '@flowgate/platform';
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { invalidKey, presentedKey } from '../auth/request-authenticator';
+import type { KeyFailureThrottle } from '../auth/key-failures';
+import { presentedKey, refuseWrongKey, throttled } from '../auth/request-authenticator';
 import type { LoadedProject } from '../config-cache/loaded-project';
 import { WarningLimiter } from '../warning-limiter';
 import { answerPreflight, preflightMethod } from './cors';
@@ -41,6 +42,8 @@ interface HeldDocument {
  */
 export class OpenApiRoute {
   private readonly held = new Map<string, HeldDocument>();
+  /** What was derived from each held document (derivedFrom); goes with the document. */
+  private readonly derived = new WeakMap<HeldDocument, { derive: (document: unknown) => unknown; value: unknown }>();
   /** Reads in progress: concurrent first fetches share one. */
   private readonly reading = new Map<string, Promise<HeldDocument | null>>();
   /** Per project, bumped when only its description changed (`descriptionChanged`): a read begun before is not kept. */
@@ -50,6 +53,8 @@ export class OpenApiRoute {
   constructor(
     private readonly redis: OpenApiRedis,
     private readonly logger: Logger,
+    /** Wrong keys here count like anywhere else: `_openapi.json` is no way round the limit. */
+    private readonly failures: KeyFailureThrottle,
   ) {}
 
   /**
@@ -66,6 +71,12 @@ export class OpenApiRoute {
     this.generations.set(projectId, (this.generations.get(projectId) ?? 0) + 1);
   }
 
+  /** The project left the gateway's cache: the documents held for it go too (read again when asked). */
+  forget(projectId: string): void {
+    this.held.delete(projectId);
+    this.held.delete(`${projectId}${PREVIEW_SUFFIX}`);
+  }
+
   handle(req: IncomingMessage, res: GatewayResponse, project: LoadedProject): void {
     const method = req.method;
     if (method === 'OPTIONS') {
@@ -76,6 +87,21 @@ export class OpenApiRoute {
     }
     if (method !== 'GET' && method !== 'HEAD') return sendError(res, 'method_not_allowed', `${OPENAPI_PATH} accepts GET`, { allow: ALLOW });
     this.serve(req, res, project).catch((error: unknown) => internalError(res, this.logger, error));
+  }
+
+  /** The project's document, parsed (the MCP server's tools); null when Redis has none. */
+  /**
+   * What `derive` makes of the project's document, worked out once per document held (a
+   * publication replaces it): the MCP server's tools are read from it on every MCP request.
+   */
+  async derivedFrom<T>(project: LoadedProject, preview: boolean, derive: (document: unknown) => T): Promise<T> {
+    const document = await this.documentOf(project, preview);
+    if (document === null) return derive(null);
+    const derived = this.derived.get(document);
+    if (derived !== undefined && derived.derive === derive) return derived.value as T;
+    const value = derive(JSON.parse(document.body.toString('utf8')) as unknown);
+    this.derived.set(document, { derive, value });
+    return value;
   }
 
   private async serve(req: IncomingMessage, res: GatewayResponse, project: LoadedProject): Promise<void> {
@@ -127,9 +153,9 @@ export class OpenApiRoute {
     return document;
   }
   /** Any key of the project (user or admin); answers the refusal itself. */
-  private async keyAccepted(req: IncomingMessage, res: GatewayResponse, projectId: string): Promise<boolean> {
+  async keyAccepted(req: IncomingMessage, res: GatewayResponse, projectId: string): Promise<boolean> {
     const key = presentedKey(req, res);
-    if (key === null) return false;
+    if (key === null || throttled(this.failures, req, res, projectId, key)) return false;
     const hash = createHash('sha256').update(key).digest('hex');
     let record: Array<string | null>;
     try {
@@ -139,9 +165,10 @@ export class OpenApiRoute {
       return false;
     }
     if (record[0] !== projectId) {
-      invalidKey(res);
+      await refuseWrongKey(this.failures, req, res, projectId);
       return false;
     }
+    this.failures.accepted(key);
     res.keyId = record[1] ?? null;
     return true;
   }

@@ -1,4 +1,5 @@
-import { FairScheduler, runFlow, type ExecuteOptions, type FlowLimits, type FlowPorts, type FlowRequest, type PreparedFlow } from '@flowgate/flow-engine';
+import { FairScheduler, runFlow, type ExecuteOptions, type FlowLimits, type FlowPorts, type FlowRequest, type FlowScheduler, type PreparedFlow } from '@flowgate/flow-engine';
+import { CostLedger } from '@flowgate/platform';
 import type { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { sendError } from '../http/errors';
@@ -40,6 +41,8 @@ interface ProjectRuns {
 }
 
 const NEVER_ABORTED = new AbortController().signal;
+/** A project's loop time counts half as much after a second: its share follows what it does now. */
+const LOOP_COST_HALF_LIFE_MS = 1000;
 const MEMORY_REFUSAL = 'This project is using more of the gateway’s memory than it can spare right now; retry shortly';
 
 /**
@@ -50,10 +53,15 @@ const MEMORY_REFUSAL = 'This project is using more of the gateway’s memory tha
  * (large-bodies.ts), and the engine's own bounds, given with every run: the deadline, the CPU
  * budget, slices of the event loop handed out by one fair scheduler, value sizes, and the
  * memory a run keeps (FLOW_MAX_RUN_BYTES), counted per project for the admission control.
+ * Every scheduled turn (a hot project's run, a large body, a long run's next slice) goes to the
+ * project whose flows took the least loop time of late (`loopCost`; docs/fair-shares.md), so a
+ * turn of a noisy project that costs a thousand of a quiet one's is weighed as such.
  */
 export class FlowIsolation {
-  /** Shared by every run of the process: long flows take turns on the event loop. */
+  /** Shared by every run of the process: long flows take turns on the event loop, the project that used it least first. */
   readonly scheduler: FairScheduler;
+  /** Loop time each project's flows took lately (every slice, and runs finished at once with their answer). */
+  private readonly loopCost = new CostLedger(LOOP_COST_HALF_LIFE_MS);
   private readonly share = new LoopShare();
   private readonly largeBodies: LargeBodies;
   private readonly heap: HeapAdmission;
@@ -62,7 +70,7 @@ export class FlowIsolation {
 
   constructor(private readonly config: FlowIsolationOptions) {
     // setImmediate runs after the loop polled its sockets: requests that arrived meanwhile go first.
-    this.scheduler = new FairScheduler({ maxSliceMs: config.limits.sliceMs, defer: setImmediate });
+    this.scheduler = new FairScheduler({ maxSliceMs: config.limits.sliceMs, defer: setImmediate, costOf: (projectId) => this.loopCost.consumed(projectId) });
     this.largeBodies = new LargeBodies(this.scheduler);
     this.heap = new HeapAdmission({ highPercent: config.heapHighPercent, ...config.heap });
   }
@@ -107,11 +115,13 @@ export class FlowIsolation {
    */
   async runWithLargeBody(res: GatewayResponse, projectId: string, parse: () => FlowToRun | undefined): Promise<void> {
     if (!this.heap.admits(this.project(projectId).memory)) return refuseForMemory(res);
-    await this.largeBodies.turn();
+    await this.largeBodies.turn(projectId);
+    const parsing = performance.now();
     const run = parse();
+    this.charge(projectId, parsing, performance.now());
     this.largeBodies.endTurn();
     if (run === undefined) return;
-    await this.largeBodies.turn();
+    await this.largeBodies.turn(projectId);
     const running = this.runNow(res, run);
     this.largeBodies.endTurn();
     await running;
@@ -130,17 +140,50 @@ export class FlowIsolation {
         answerFlow(res, settled);
       });
     } else answerFlow(res, result);
-    const now = performance.now();
-    this.share.record(projectId, now - started, now);
+    // A run that goes on reports each of its slices itself, the first one included (projectScheduler).
+    if (pending === undefined) this.charge(projectId, started, performance.now());
     return pending;
   }
 
   /** A project taking more than its share of the loop waits for a scheduled turn first. */
   private async runInTurn(res: GatewayResponse, run: FlowToRun): Promise<void> {
-    await this.scheduler.turn(NEVER_ABORTED);
+    await this.scheduler.turn(NEVER_ABORTED, run.projectId);
     const pending = this.runNow(res, run);
     this.scheduler.sliceEnded();
     await pending;
+  }
+
+  /** The shared scheduler as one project's runs see it: they wait in the project's line, and each slice is charged to it. */
+  private projectScheduler(projectId: string): FlowScheduler {
+    return {
+      turn: (signal) => this.scheduler.turn(signal, projectId),
+      sliceEnded: (usedMs) => {
+        if (usedMs !== undefined) {
+          const now = performance.now();
+          this.charge(projectId, now - usedMs, now);
+        }
+        this.scheduler.sliceEnded();
+      },
+    };
+  }
+
+  /**
+   * Loop time the project's work took from `started` to `now`: for its share (loop-share.ts,
+   * which holds back a project that took most of a busy window) and its place in the
+   * scheduler's order (`loopCost`). Every slice of a long run counts, not only its first: a
+   * project whose runs go on in slices is seen as taking the loop it takes.
+   */
+  private charge(projectId: string, started: number, now: number): void {
+    this.share.record(projectId, now - started, now);
+    this.loopCost.charge(projectId, now - started);
+  }
+
+  /**
+   * The project left the gateway's cache: its entry goes (runs in flight keep theirs; a later
+   * request makes a new one). Without this every project ever served kept one.
+   */
+  forget(projectId: string): void {
+    if (this.projects.delete(projectId)) this.heap.forget(projectId);
   }
 
   private project(projectId: string): ProjectRuns {
@@ -148,7 +191,7 @@ export class FlowIsolation {
     if (project === undefined) {
       const { flowTimeoutMs, limits } = this.config;
       const memory = this.heap.account(projectId);
-      project = { memory, options: { timeoutMs: flowTimeoutMs, limits, scheduler: this.scheduler, memory } };
+      project = { memory, options: { timeoutMs: flowTimeoutMs, limits, scheduler: this.projectScheduler(projectId), memory } };
       this.projects.set(projectId, project);
     }
     return project;

@@ -1,4 +1,5 @@
 import { HeapAdmission, type ProjectMemory } from './heap-admission';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const MiB = 1024 * 1024;
 
@@ -15,7 +16,7 @@ function running(admission: HeapAdmission, projectId: string, runs: number): Pro
 }
 
 /** Lets the next reading of the heap happen (it is read at most every 10 ms). */
-const nextReading = () => new Promise((resolve) => setTimeout(resolve, 15));
+const nextReading = () => sleep(15);
 
 describe('HeapAdmission', () => {
   it('admits every run and every value while the heap is below the high mark', () => {

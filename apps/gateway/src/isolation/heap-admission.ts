@@ -50,6 +50,11 @@ export class HeapAdmission {
     return memory;
   }
 
+  /** Drops the project's account (FlowIsolation.forget); runs in flight keep the object they hold. */
+  forget(projectId: string): void {
+    this.projects.delete(projectId);
+  }
+
   /** Whether a new run of the project may start now (`ProjectMemory.started` then counts it). */
   admits(memory: ProjectMemory): boolean {
     return memory.running === 0 || this.allows(memory);

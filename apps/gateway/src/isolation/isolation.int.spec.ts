@@ -1,5 +1,5 @@
 /**
- * Issue 20's reproductions against a real gateway (Redis, Kafka, worker threads): a regular
+ * Reproductions of abuses that once took a gateway down, against a real gateway (Redis, Kafka, worker threads): a regular
  * expression small to write but huge to run, and many values under the value cap that add up.
  * No timing thresholds: what is asserted is answers, their order, and that the process lives.
  */
@@ -63,7 +63,7 @@ describe('isolation: a regex small to write and huge to run', () => {
 
   const ping = (): Promise<CallResult> => call(gateway.url, `${projects.quiet.subdomain}.localhost`, '/ping');
 
-  it("refuses the issue's flow at deploy: the pattern's program is over the cap (diagnostic naming the block and field)", () => {
+  it("refuses the costly-pattern flow at deploy: the pattern's program is over the cap (diagnostic naming the block and field)", () => {
     const flow = linearFlow([setVariable('a', ISSUE_INPUT), matchRegex('((.)|b){0,1000}z'), matchRegex('((.)|b){0,1000}z'), matchRegex('((.)|b){0,1000}z'), respond({})]);
     const result = compileFlow({ flow, settings: { name: 'x', method: 'GET', path: '/x', auth: 'none', query_params: [] } });
     expect(result.ok).toBe(false);
@@ -110,14 +110,14 @@ describe('isolation: memory of runs (FLOW_MAX_RUN_BYTES, heap admission)', () =>
     await projects?.close();
   });
 
-  /** `count` concurrent requests of the issue's flow and one of the quiet project while they run. */
+  /** `count` concurrent requests of the keep-everything flow and one of the quiet project while they run. */
   async function flood(gateway: GatewayProcess, count: number): Promise<{ answers: CallResult[]; probe: CallResult }> {
     const requests = Array.from({ length: count }, () => call(gateway.url, `${projects.noisy.subdomain}.localhost`, '/keep'));
     const probe = await call(gateway.url, `${projects.quiet.subdomain}.localhost`, '/ping');
     return { answers: await Promise.all(requests), probe };
   }
 
-  it("answers 12 concurrent runs of the issue's flow with 422 run_memory_exceeded naming the block, on a gateway with the deployment's flags", async () => {
+  it("answers 12 concurrent runs of the keep-everything flow with 422 run_memory_exceeded naming the block, on a gateway with the deployment's flags", async () => {
     const gateway = await spawnGateway({}, DEPLOYMENT_NODE_FLAGS);
     try {
       const { answers, probe } = await flood(gateway, 12);

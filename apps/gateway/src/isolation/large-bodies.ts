@@ -1,4 +1,4 @@
-import type { FlowScheduler } from '@flowgate/flow-engine';
+import type { FairScheduler } from '@flowgate/flow-engine';
 
 /** Above this a body is "large" (a 64 KiB JSON body parses in well under a millisecond). */
 export const LARGE_BODY_BYTES = 64 * 1024;
@@ -23,7 +23,7 @@ interface Slots {
 export class LargeBodies {
   private readonly projects = new Map<string, Slots>();
 
-  constructor(private readonly scheduler: FlowScheduler) {}
+  constructor(private readonly scheduler: FairScheduler) {}
 
   /** Resolves once the project has a free slot; call the returned function when the request is answered. */
   async admit(projectId: string): Promise<() => void> {
@@ -34,9 +34,9 @@ export class LargeBodies {
     return () => this.release(projectId, slots);
   }
 
-  /** Waits for a scheduled turn; end it with `endTurn` once the synchronous work is done. */
-  turn(): Promise<number> {
-    return this.scheduler.turn(NEVER_ABORTED);
+  /** Waits for a scheduled turn in the project's line; end it with `endTurn` once the synchronous work is done. */
+  turn(projectId: string): Promise<number> {
+    return this.scheduler.turn(NEVER_ABORTED, projectId);
   }
 
   endTurn(): void {

@@ -6,7 +6,8 @@ const WINDOW_MS = 100;
 const CONTENDED_UTILIZATION = 0.5;
 
 /**
- * Event-loop time that each project's flows took (the synchronous run and the answer) over
+ * Event-loop time that each project's flows took (a run finished at once with its answer, every
+ * slice of a run that went on, a large body's parsing: flow-isolation.ts `charge`) over
  * windows of 100 ms. A project that took more than half of it, in a window where another
  * project was served too and the loop was busy more than half the time (its utilization, which
  * also counts the HTTP work flow time does not), is "hot" for the next window: its requests

@@ -3,8 +3,8 @@ import { speedUpKafkajsProduce, stopKafkajsIdleLoop } from '@flowgate/platform/k
 import { CompressionCodecs, CompressionTypes, Kafka, logLevel, Partitioners, type ICustomPartitioner, type Producer } from 'kafkajs';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { LogCompression } from './kafka-worker-protocol';
-import type { LogBatchSender, LogMessage } from './log-batch-sender';
-import { packByProject } from './pack-messages';
+import type { LogBatchSender } from './log-batch-sender';
+import { packMessages } from './pack-messages';
 
 export interface KafkaLogSenderOptions {
   brokers: string[];
@@ -21,7 +21,7 @@ export interface KafkaLogSenderOptions {
  * bench's events from ~330 to ~18 bytes each at ~0.27 µs of CPU per event, and the bytes it
  * saves cost more than that in the rest of the pipeline — encoding, CRC and socket writes here,
  * the broker's log and fetches, log-ingest's reads (measured: request-log thread −1 µs, broker
- * −0.5 µs per request; docs/log-pipeline.md, "Fifth round"). kafkajs' own codec uses the
+ * −0.5 µs per request; `npm run bench -- stack`). kafkajs' own codec uses the
  * default level (~4× the CPU) on libuv's thread pool. The producer runs in the request-log
  * worker thread, where blocking for a batch's compression holds up nothing else. log-ingest
  * reads gzip with kafkajs' own decompression.
@@ -31,34 +31,47 @@ const GZIP_LEVEL_1 = {
   decompress: async (buffer: Buffer) => gunzipSync(buffer),
 };
 
-/**
- * kafkajs's default (Java-compatible murmur2) partitioner, memoised per key: a gateway sends
- * many events of few projects, and hashing every message showed up in profiles.
- */
-const memoisedPartitioner: ICustomPartitioner = () => {
-  const partitioner = Partitioners.DefaultPartitioner();
-  const memo = new Map<string, number>();
-  let memoFor = '';
-  return (args) => {
-    const key = args.message.key;
-    if (typeof key !== 'string') return partitioner(args);
-    const scope = `${args.topic}/${args.partitionMetadata.length}`;
-    if (scope !== memoFor) {
-      memo.clear();
-      memoFor = scope;
-    }
-    let partition = memo.get(key);
-    if (partition === undefined) {
-      partition = partitioner(args);
-      if (memo.size < 100_000) memo.set(key, partition);
-    }
-    return partition;
-  };
-};
+/** How long a gateway's sends keep one partition before the next takes over. */
+export const PARTITION_STICKS_MS = 2000;
 
 /**
- * kafkajs idempotent producer (acks = all); a batch's events are packed one message per project. Retries inside kafkajs are kept short: the
- * request-log buffer owns the retry loop (with backoff, bounded memory and warnings), so a
+ * Which partition a send goes to: all of it to one, the same one for PARTITION_STICKS_MS, then
+ * the next (round robin from a random start, so gateways do not move in step). A consumer's
+ * fetch (log-ingest waits up to 500 ms for one) then finds one partition's batch, whichever and
+ * however many projects the traffic comes from: spread over the partitions by project, 500
+ * projects cost log-ingest 1.6× one project's CPU per event, sent this way 1.2× (perf/JOURNAL.md). Partitions still share the load over a few seconds. The
+ * partition count is learnt from the topic's metadata, which kafkajs hands the partitioner on
+ * every send; the first send, before it is known, goes to the partition kafkajs picks.
+ */
+export class StickyPartition {
+  private count = 0;
+  private next = Math.floor(Math.random() * 1024);
+  private partition = 0;
+  private until = -Infinity;
+
+  readonly createPartitioner: ICustomPartitioner = () => {
+    const fallback = Partitioners.DefaultPartitioner();
+    return (args) => {
+      this.count = args.partitionMetadata.length;
+      return fallback(args); // a message that names its partition keeps it
+    };
+  };
+
+  /** The partition for a send now; undefined until the topic's partitions are known. */
+  now(): number | undefined {
+    if (this.count === 0) return undefined;
+    const now = Date.now();
+    if (now >= this.until || this.partition >= this.count) {
+      this.partition = this.next++ % this.count;
+      this.until = now + PARTITION_STICKS_MS;
+    }
+    return this.partition;
+  }
+}
+
+/**
+ * kafkajs idempotent producer (acks = all); a batch's events are packed into as few messages as
+ * fit, on one partition. Retries inside kafkajs are kept short: the request-log buffer owns the retry loop (with backoff, bounded memory and warnings), so a
  * batch that kafkajs gives up on is simply sent again. Duplicates that a retry can cause are
  * harmless: log-ingest is idempotent on the event id.
  */
@@ -66,6 +79,7 @@ export class KafkaLogSender implements LogBatchSender {
   private readonly producer: Producer;
   private connected: Promise<void> | null = null;
   private readonly compression: CompressionTypes;
+  private readonly partition = new StickyPartition();
 
   constructor(private readonly options: KafkaLogSenderOptions) {
     // kafkajs 2.2.4 spins a 1 ms timer per idle broker connection (libs/platform/src/kafkajs-idle-loop.ts).
@@ -96,17 +110,17 @@ export class KafkaLogSender implements LogBatchSender {
       idempotent: true,
       maxInFlightRequests: 1,
       allowAutoTopicCreation: true,
-      createPartitioner: memoisedPartitioner,
+      createPartitioner: this.partition.createPartitioner,
       retry: { initialRetryTime: 100, maxRetryTime: 2000, retries: 3 },
     });
   }
 
-  async send(messages: LogMessage[]): Promise<void> {
+  async send(events: string[]): Promise<void> {
     try {
       if (this.connected === null) this.connected = this.producer.connect();
       await this.connected;
-      // One NDJSON message per project per send (see pack-messages.ts); events stay in order.
-      await this.producer.send({ topic: this.options.topic, acks: -1, compression: this.compression, messages: packByProject(messages) });
+      // As few NDJSON messages as fit (see pack-messages.ts), all on one partition.
+      await this.producer.send({ topic: this.options.topic, acks: -1, compression: this.compression, messages: packMessages(events, this.partition.now()) });
     } catch (error) {
       // Start from a clean connection next time (a new producer id for the idempotent producer).
       this.connected = null;

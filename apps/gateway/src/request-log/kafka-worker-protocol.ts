@@ -30,19 +30,15 @@ export type ToWorker = { lines: string } | { close: true; timeoutMs: number };
 export type FromWorker = { stats: LogStats } | { closed: number };
 
 /**
- * Events travel as one string, `key \t value` lines joined by `\n`: copying one flat string
- * between threads is far cheaper than cloning objects. Keys are project ids and values JSON;
- * neither contains a raw tab or newline.
+ * Events travel as one string, their JSON lines joined by `\n`: copying one flat string between
+ * threads is far cheaper than cloning objects, and JSON never holds a raw newline.
  */
-export const eventLine = (key: string, value: string): string => `${key}\t${value}`;
-
-export function forEachEvent(lines: string, onEvent: (key: string, value: string) => void): void {
+export function forEachEvent(lines: string, onEvent: (value: string) => void): void {
   let start = 0;
   while (start < lines.length) {
     let end = lines.indexOf('\n', start);
     if (end === -1) end = lines.length;
-    const tab = lines.indexOf('\t', start);
-    onEvent(lines.slice(start, tab), lines.slice(tab + 1, end));
+    onEvent(lines.slice(start, end));
     start = end + 1;
   }
 }

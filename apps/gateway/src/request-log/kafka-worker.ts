@@ -20,7 +20,7 @@ const buffer = new RequestLogBuffer({
   maxEvents: data.maxEvents,
   lingerMs: data.lingerMs,
 });
-const push = (key: string, value: string): void => buffer.pushSerialized(key, value);
+const push = (value: string): void => buffer.pushSerialized(value);
 
 let reported = { depth: -1, dropped: -1 };
 const report = setInterval(() => {

@@ -1,33 +1,34 @@
 import { splitRequestLogMessage } from '@flowgate/contracts';
-import { packByProject } from './pack-messages';
+import { packMessages } from './pack-messages';
 
-const ev = (key: string, n: number) => ({ key, value: JSON.stringify({ path: `/p\n${String(n).padStart(3, '0')}` }) });
-const unpack = (messages: { key: string; value: string }[]) =>
-  messages.flatMap((message) => splitRequestLogMessage(message.value).map((line) => ({ key: message.key, value: line })));
+const ev = (project: string, n: number) => JSON.stringify({ project, path: `/p\n${String(n).padStart(3, '0')}` });
+const unpack = (messages: { value: string }[]) => messages.flatMap((message) => splitRequestLogMessage(message.value));
 
-describe('packByProject', () => {
-  it('puts one project per message, keeping every event and each project’s order', () => {
+describe('packMessages', () => {
+  it('packs a send into one message, every project’s events in their order, for the partition it is given', () => {
     const events = [ev('a', 1), ev('b', 2), ev('a', 3), ev('c', 4), ev('b', 5), ev('a', 6)];
-    const packed = packByProject(events);
-    expect(packed.map((message) => message.key)).toEqual(['a', 'b', 'c']);
-    const back = unpack(packed);
-    expect(back).toHaveLength(events.length);
-    for (const key of ['a', 'b', 'c']) {
-      expect(back.filter((e) => e.key === key)).toEqual(events.filter((e) => e.key === key));
-    }
+    const packed = packMessages(events, 2);
+    expect(packed).toHaveLength(1);
+    expect(packed[0]!.partition).toBe(2);
+    expect(unpack(packed)).toEqual(events);
   });
 
-  it('splits a project’s events when a message would exceed the byte bound, in order', () => {
-    const events = Array.from({ length: 50 }, (_, n) => ev('a', n));
-    const size = events[0]!.value.length + 1;
-    const packed = packByProject(events, size * 7);
-    expect(packed.every((message) => message.value.length <= size * 7)).toBe(true);
+  it('names no partition before the sender knows the topic’s', () => {
+    const [only] = packMessages([ev('a', 1), ev('b', 2)]);
+    expect(only).toEqual({ value: [ev('a', 1), ev('b', 2)].join('\n') });
+  });
+
+  it('starts a new message whenever one would exceed the byte bound, in order', () => {
+    const events = Array.from({ length: 50 }, (_, n) => ev(n % 2 ? 'a' : 'b', n));
+    const size = events[0]!.length + 1;
+    const packed = packMessages(events, 3, size * 7);
+    expect(packed.every((message) => message.value.length <= size * 7 && message.partition === 3)).toBe(true);
     expect(packed).toHaveLength(Math.ceil(50 / 7));
     expect(unpack(packed)).toEqual(events);
   });
 
-  it('gives a single event as the single-event form', () => {
-    const [only] = packByProject([ev('a', 1)]);
-    expect(only).toEqual(ev('a', 1));
+  it('gives a single event as the single-event form, and nothing for nothing', () => {
+    expect(packMessages([ev('a', 1)])).toEqual([{ value: ev('a', 1) }]);
+    expect(packMessages([])).toEqual([]);
   });
 });

@@ -2,18 +2,18 @@ import type { RequestLogEvent } from '@flowgate/contracts';
 import pino from 'pino';
 import { randomUUID } from 'node:crypto';
 import { waitFor } from '@flowgate/testing';
-import type { LogBatchSender, LogMessage } from './log-batch-sender';
+import type { LogBatchSender } from './log-batch-sender';
 import { RequestLogBuffer } from './request-log-buffer';
 
 /** A sender whose "Kafka" can be switched off; records what it accepted. */
 class SwitchableSender implements LogBatchSender {
   up = true;
-  delivered: LogMessage[] = [];
+  delivered: string[] = [];
   attempts = 0;
   batchSizes: number[] = [];
   closed = false;
 
-  async send(messages: LogMessage[]): Promise<void> {
+  async send(messages: string[]): Promise<void> {
     this.attempts++;
     await new Promise((resolve) => setImmediate(resolve));
     if (!this.up) throw new Error('broker unreachable');
@@ -30,6 +30,8 @@ const projectId = randomUUID();
 const event = (n: number): RequestLogEvent => ({
   v: 1,
   environment: 'live',
+  trigger: 'http',
+  details: null,
   id: randomUUID(),
   project_id: projectId,
   endpoint_id: null,
@@ -44,17 +46,16 @@ const event = (n: number): RequestLogEvent => ({
   error_node_id: null,
   time: new Date().toISOString(),
 });
-const paths = (messages: LogMessage[]) => messages.map((m) => (JSON.parse(m.value) as RequestLogEvent).path);
+const paths = (events: string[]) => events.map((e) => (JSON.parse(e) as RequestLogEvent).path);
 const logger = pino({ level: 'silent' });
 
 describe('RequestLogBuffer', () => {
-  it('delivers events in order, keyed by project id, in batches', async () => {
+  it('delivers events in order, in batches', async () => {
     const sender = new SwitchableSender();
     const buffer = new RequestLogBuffer({ sender, logger, maxEvents: 1000, batchSize: 50, lingerMs: 1 });
     for (let n = 0; n < 120; n++) buffer.push(event(n));
     await waitFor(() => sender.delivered.length === 120, 'delivery');
     expect(paths(sender.delivered)).toEqual(Array.from({ length: 120 }, (_, n) => `/n/${n}`));
-    expect(sender.delivered.every((m) => m.key === projectId)).toBe(true);
     expect(Math.max(...sender.batchSizes)).toBeLessThanOrEqual(50);
     expect(buffer.depth).toBe(0);
     await buffer.close();
@@ -85,6 +86,24 @@ describe('RequestLogBuffer', () => {
     sender.up = true;
     await waitFor(() => sender.delivered.length === 100, 'delivery of the kept events');
     expect(paths(sender.delivered)).toEqual(Array.from({ length: 100 }, (_, n) => `/n/${n}`));
+    await buffer.close();
+  });
+
+  it('drops and counts events beyond its bound of characters held, below its bound of events, and frees them once delivered', async () => {
+    const sender = new SwitchableSender();
+    sender.up = false;
+    // Events 10 and on are one character longer than 0–9 (`/n/10`): the bound holds ten of them.
+    const size = JSON.stringify(event(30)).length;
+    const buffer = new RequestLogBuffer({ sender, logger, maxEvents: 100, maxChars: size * 10 + 5, batchSize: 10, lingerMs: 1, retryMinMs: 1, retryMaxMs: 5 });
+    for (let n = 0; n < 30; n++) buffer.push(event(n));
+    expect([buffer.depth, buffer.dropped]).toEqual([10, 20]);
+    sender.up = true;
+    await waitFor(() => buffer.depth === 0, 'delivery of the kept events');
+    // Delivered events no longer count: ten more fit.
+    for (let n = 30; n < 45; n++) buffer.push(event(n));
+    expect(buffer.dropped).toBe(25);
+    await waitFor(() => sender.delivered.length === 20, 'delivery of the next ten');
+    expect(paths(sender.delivered)).toEqual([...Array.from({ length: 10 }, (_, n) => `/n/${n}`), ...Array.from({ length: 10 }, (_, n) => `/n/${30 + n}`)]);
     await buffer.close();
   });
 
@@ -130,7 +149,7 @@ describe('RequestLogBuffer default bound', () => {
     expect(buffer.dropped).toBe(0);
     sender.up = true;
     await waitFor(() => sender.delivered.length === 60_000, 'delivery of the backlog', 20_000);
-    expect(new Set(sender.delivered.map((m) => m.value)).size).toBe(60_000);
+    expect(new Set(sender.delivered).size).toBe(60_000);
     expect(paths(sender.delivered.slice(-3))).toEqual(['/n/59997', '/n/59998', '/n/59999']);
     await buffer.close();
   }, 30_000);

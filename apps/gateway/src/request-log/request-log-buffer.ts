@@ -1,13 +1,17 @@
 import type { RequestLogEvent } from '@flowgate/contracts';
 import type { Logger } from '@flowgate/platform';
-import type { LogBatchSender, LogMessage } from './log-batch-sender';
+import { backoffMs } from '@flowgate/platform/backoff';
+import type { LogBatchSender } from './log-batch-sender';
 import type { RequestLogSink } from './request-log-sink';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface RequestLogBufferOptions {
   sender: LogBatchSender;
   logger: Logger;
   /** Events held at most (queued + in flight); beyond it new events are dropped and counted. */
   maxEvents: number;
+  /** Characters of event JSON held at most (default `maxEvents` × EVENT_CHARS_BUDGET); beyond it likewise. */
+  maxChars?: number;
   /** Messages per Kafka request (kafkajs groups messages per partition in quadratic time: keep it modest). */
   batchSize?: number;
   /** Bytes of JSON per Kafka request, below the broker's 1 MB message limit. */
@@ -22,15 +26,27 @@ export interface RequestLogBufferOptions {
 const WARN_EVERY_MS = 10_000;
 
 /**
+ * Characters of JSON an event is budgeted on average while the buffer holds it: an event with
+ * its request details is ~0.5–1 KB (a POST's body adds up to 4 KiB), so an outage fills the
+ * buffer's memory before its count when bodies are large, and the worker's heap stays within
+ * what it was given for `maxEvents` events (worker-request-log.ts).
+ */
+export const EVENT_CHARS_BUDGET = 1024;
+
+/**
  * Request-log events on their way to Kafka, off the request path: `push` only appends. One
  * batch is in flight at a time (order kept); a failed batch goes back to the head of the queue
  * and is retried with backoff, so an outage only grows the queue — up to `maxEvents`
- * (100,000 by default: 100 s at 1,000 req/s). Past the bound, new events are dropped, counted
- * and warned about (at most every 10 s).
+ * (100,000 by default: 100 s at 1,000 req/s) and `maxChars` of JSON. Past either bound, new
+ * events are dropped, counted and warned about (at most every 10 s).
  */
 export class RequestLogBuffer implements RequestLogSink {
-  private queue: LogMessage[] = [];
+  /** Events' JSON, oldest first. */
+  private queue: string[] = [];
   private inFlight = 0;
+  /** Characters of the events queued and in flight. */
+  private heldChars = 0;
+  private readonly maxChars: number;
   private droppedTotal = 0;
   private droppedSinceWarn = 0;
   private lastDropWarn = 0;
@@ -56,6 +72,7 @@ export class RequestLogBuffer implements RequestLogSink {
     this.lingerMs = options.lingerMs ?? 50;
     this.retryMinMs = options.retryMinMs ?? 100;
     this.retryMaxMs = options.retryMaxMs ?? 5000;
+    this.maxChars = options.maxChars ?? options.maxEvents * EVENT_CHARS_BUDGET;
   }
 
   /** Events waiting (queued and in flight). */
@@ -68,16 +85,17 @@ export class RequestLogBuffer implements RequestLogSink {
   }
 
   push(event: RequestLogEvent): void {
-    this.pushSerialized(event.project_id, JSON.stringify(event));
+    this.pushSerialized(JSON.stringify(event));
   }
 
-  /** `value`: the event's JSON; `key`: its project id (the Kafka key). */
-  pushSerialized(key: string, value: string): void {
-    if (this.queue.length + this.inFlight >= this.options.maxEvents) {
+  /** `value`: the event's JSON. */
+  pushSerialized(value: string): void {
+    if (this.queue.length + this.inFlight >= this.options.maxEvents || this.heldChars + value.length > this.maxChars) {
       this.drop();
       return;
     }
-    this.queue.push({ key, value });
+    this.heldChars += value.length;
+    this.queue.push(value);
     if (this.sending === null && this.timer === null && !this.closed) {
       this.timer = setTimeout(this.sendNow, this.queue.length >= this.batchSize ? 0 : this.lingerMs);
     }
@@ -112,8 +130,8 @@ export class RequestLogBuffer implements RequestLogSink {
     let count = 0;
     let bytes = 0;
     const limit = Math.min(this.batchSize, this.queue.length);
-    while (count < limit && (count === 0 || bytes + this.queue[count]!.value.length <= this.batchBytes)) {
-      bytes += this.queue[count]!.value.length;
+    while (count < limit && (count === 0 || bytes + this.queue[count]!.length <= this.batchBytes)) {
+      bytes += this.queue[count]!.length;
       count++;
     }
     const batch = count === this.queue.length ? this.queue : this.queue.slice(0, count);
@@ -125,11 +143,12 @@ export class RequestLogBuffer implements RequestLogSink {
     );
   }
 
-  private settle(batch: LogMessage[], error: unknown): void {
+  private settle(batch: string[], error: unknown): void {
     this.inFlight = 0;
     this.sending = null;
     let delay = 0;
     if (error === null) {
+      for (const event of batch) this.heldChars -= event.length;
       if (this.failures > 0) {
         this.options.logger.info(
           { outage_ms: Date.now() - this.failingSince, buffered: this.queue.length },
@@ -156,7 +175,7 @@ export class RequestLogBuffer implements RequestLogSink {
   }
 
   private backoff(): number {
-    return Math.min(this.retryMaxMs, this.retryMinMs * 2 ** Math.min(this.failures - 1, 16));
+    return backoffMs(this.failures, { firstMs: this.retryMinMs, maxMs: this.retryMaxMs });
   }
 
   private drop(): void {
@@ -174,7 +193,6 @@ export class RequestLogBuffer implements RequestLogSink {
   }
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
 /** Waits for `promise` (which never rejects) or `ms`, whichever comes first, leaving no timer behind. */
 function settledWithin(promise: Promise<void>, ms: number): Promise<void> {

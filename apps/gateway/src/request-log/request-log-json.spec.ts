@@ -1,4 +1,4 @@
-import { requestLogEventSchema, type RequestLogEvent } from '@flowgate/contracts';
+import { requestLogEventSchema, type RequestLogDetails, type RequestLogEvent } from '@flowgate/contracts';
 import { randomUUID } from 'node:crypto';
 import { requestLogEventJson, type RequestLogFields } from './request-log-json';
 
@@ -20,7 +20,7 @@ describe('requestLogEventJson', () => {
     preview: false,
     ...overrides,
   });
-  const asObject = (f: RequestLogFields): Omit<RequestLogEvent, 'environment'> & { environment?: 'preview' } => ({
+  const asObject = (f: RequestLogFields): Omit<RequestLogEvent, 'environment' | 'trigger' | 'details'> & { environment?: 'preview'; trigger?: 'mcp'; details?: string } => ({
     v: 1,
     id: f.id,
     project_id: f.projectId,
@@ -36,18 +36,28 @@ describe('requestLogEventJson', () => {
     error_node_id: f.errorNodeId,
     time: new Date(f.arrivalMs).toISOString(),
     ...(f.preview ? { environment: 'preview' as const } : {}),
+    ...(f.mcp === true ? { trigger: 'mcp' as const } : {}),
+    ...(f.streamed === true ? { streamed: true } : {}),
+    ...(f.cache == null ? {} : { cache: f.cache }),
+    ...(f.details == null ? {} : { details: f.details }),
   });
+  const details: RequestLogDetails = { headers: [['host', 'shop.example'], ['content-type', 'application/json']], body: '{"a":1}', body_bytes: 7, body_truncated: false, response_bytes: 12 };
 
   it.each([
     fields(),
     fields({ endpointId: null, keyId: null, code: 'endpoint_not_found', status: 404 }),
     fields({ path: '/we"ird\\path\n\u2028é', durationMs: 0 }),
     fields({ preview: true }),
+    fields({ streamed: true }),
+    fields({ preview: true, streamed: true }),
+    fields({ mcp: true, streamed: true }),
+    fields({ cache: 'hit', details: JSON.stringify(details) }),
+    fields({ cache: 'miss', details: JSON.stringify({ ...details, body: null, body_bytes: null, response_bytes: null }) }),
     fields({ status: 400, code: 'bad_input', query: 'name=Ada&q=%22x%22&raw="quoted"', message: 'Name is "required"\n', errorNodeId: 'r1' }),
   ])('writes exactly what JSON.stringify writes, and the event schema accepts it', (f) => {
     const json = requestLogEventJson(f);
     expect(json).toBe(JSON.stringify(asObject(f)));
-    expect(requestLogEventSchema.parse(JSON.parse(json))).toEqual({ environment: 'live', ...asObject(f) });
+    expect(requestLogEventSchema.parse(JSON.parse(json))).toEqual({ environment: 'live', trigger: 'http', details: null, ...asObject(f) });
   });
 
   it('names the preview environment, and leaves it out (read as live) on live requests', () => {

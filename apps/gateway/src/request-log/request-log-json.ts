@@ -20,6 +20,14 @@ export interface RequestLogFields {
   arrivalMs: number;
   /** Served on the preview address; live requests leave the field out (it reads as live). */
   preview: boolean;
+  /** An MCP client's tool call (mcp/mcp-route.ts); HTTP requests leave the field out (it reads as http). */
+  mcp?: boolean;
+  /** Answered as a stream (Stream Text); other requests leave the field out. */
+  streamed?: boolean;
+  /** A cached route's answer: served from the cache (`hit`) or by the flow (`miss`); null for other routes (left out). */
+  cache?: 'hit' | 'miss' | null;
+  /** The `details` JSON (request-details.ts); null leaves the field out (it reads as null). */
+  details?: string | null;
 }
 
 const quotedOrNull = (value: string | null): string => (value === null ? 'null' : JSON.stringify(value));
@@ -51,6 +59,7 @@ export function requestLogEventJson(f: RequestLogFields): string {
     `,"path":${JSON.stringify(f.path)},"method":${JSON.stringify(f.method)},"status":${f.status}` +
     `,"code":${quotedOrNull(f.code)},"duration_ms":${f.durationMs},"key_id":${quotedOrNull(f.keyId)}` +
     `,"query":${quotedQuery(f.query)},"message":${quotedMessage(f.message)},"error_node_id":${quotedOrNull(f.errorNodeId)}` +
-    `,"time":"${isoTime(f.arrivalMs)}"${f.preview ? ',"environment":"preview"' : ''}}`
+    `,"time":"${isoTime(f.arrivalMs)}"${f.preview ? ',"environment":"preview"' : ''}${f.mcp === true ? ',"trigger":"mcp"' : ''}${f.streamed === true ? ',"streamed":true' : ''}` +
+    `${f.cache == null ? '' : `,"cache":"${f.cache}"`}${f.details == null ? '' : `,"details":${JSON.stringify(f.details)}`}}`
   );
 }

@@ -1,7 +1,7 @@
 /** Where the request handler puts one serialized event per request. */
 export interface RequestLogSink {
-  /** `key`: the project id (Kafka key); `value`: the event's JSON. Never blocks, never throws. */
-  pushSerialized(key: string, value: string): void;
+  /** `value`: the event's JSON. Never blocks, never throws. */
+  pushSerialized(value: string): void;
   /** Events not yet acknowledged by Kafka. */
   readonly depth: number;
   /** Events dropped because the buffer was full (since start). */

@@ -1,7 +1,8 @@
 import { TYPESCRIPT_HOOK, type Logger } from '@flowgate/platform';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { eventLine, type FromWorker, type KafkaWorkerData, type LogStats, type ToWorker } from './kafka-worker-protocol';
+import { type FromWorker, type KafkaWorkerData, type LogStats, type ToWorker } from './kafka-worker-protocol';
+import { EVENT_CHARS_BUDGET } from './request-log-buffer';
 import type { RequestLogSink } from './request-log-sink';
 
 /** Events are handed to the worker within this long: they never live long enough to be promoted. */
@@ -42,12 +43,12 @@ export class WorkerRequestLog implements RequestLogSink {
     return this.stats.dropped + this.droppedHere;
   }
 
-  pushSerialized(key: string, value: string): void {
+  pushSerialized(value: string): void {
     if (this.closing || this.pending.length >= this.data.maxEvents) {
       this.droppedHere++;
       return;
     }
-    this.pending.push(eventLine(key, value));
+    this.pending.push(value);
     if (this.pending.length >= FORWARD_MAX) this.post();
     else if (this.timer === null) this.timer = setTimeout(this.forward, FORWARD_MS);
   }
@@ -110,11 +111,12 @@ export class WorkerRequestLog implements RequestLogSink {
 }
 
 /**
- * The worker's heap holds the buffer during a Kafka outage (~0.6 KB per event) and little else;
+ * The worker's heap holds the buffer during a Kafka outage (at most EVENT_CHARS_BUDGET characters
+ * an event on average, a byte each in V8's one-byte strings, two in two-byte ones) and little else;
  * a small young generation keeps its RSS down while it churns through batches.
  */
 function limits(data: KafkaWorkerData): { maxYoungGenerationSizeMb: number; maxOldGenerationSizeMb: number } {
-  return { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 64 + Math.ceil(data.maxEvents / 1000) };
+  return { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 64 + Math.ceil((data.maxEvents * EVENT_CHARS_BUDGET * 2) / 1_000_000) };
 }
 
 /** Runs the compiled worker next to this file, or the TypeScript source through the TypeScript hook (scripts/register-ts.js). */

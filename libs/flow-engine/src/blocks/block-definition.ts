@@ -37,9 +37,10 @@ export type BlockCategory = 'trigger' | 'data' | 'text' | 'logic' | 'tables' | '
 
 /**
  * How the flow goes on after the block: to its one next block, by its `true`/`false` handle
- * (the executor returns a boolean), or not at all (the executor sets `run.result`).
+ * (the executor returns a boolean), not at all (the executor sets `run.result`), or, for a
+ * loop, through its body once per item (`each`) and then on (`done`).
  */
-export type BlockFlow = 'next' | 'branch' | 'end';
+export type BlockFlow = 'next' | 'branch' | 'end' | 'loop';
 
 /** A name a block writes, and which first path segments after it can ever hold a value. */
 export interface BlockOutput {
@@ -48,6 +49,8 @@ export interface BlockOutput {
   fields: readonly string[] | null;
   /** True when `{NAME.…}` (without `result.`) reads it: Send External Request. */
   readableByName: boolean;
+  /** A For Each's names: its item is read only in its body, its collected list only after it. Default: everywhere after the block. */
+  scope?: 'body' | 'after';
 }
 
 export interface CheckContext {
@@ -61,8 +64,12 @@ export interface PrepareContext {
   readonly label: string;
   value(ast: TemplateAst): Resolver;
   text(ast: TemplateAst): Resolver<string>;
-  /** Slot in `FlowRun.vars` of a variable / result name. */
+  /** Slot in `FlowRun.vars` of a variable / result name (the last one asked for is the block's traced output). */
   variable(name: string): number;
+  /** Whether the block's `error` handle is connected (a block that reports failures as data then throws them). */
+  readonly hasErrorPath: boolean;
+  /** A loop's body, run in an iteration's scope (see `runIterations`). */
+  body(run: FlowRun): void | Promise<void>;
 }
 
 /** What runs for one block: a boolean for `branch`, a promise for `async` blocks. */
@@ -76,14 +83,28 @@ export interface BlockDefinition<Config> {
   readonly description: string;
   readonly config: ConfigSchemaFactory;
   readonly flow: BlockFlow;
+  /** The kinds of flow the block may be used in; absent: every kind. */
+  readonly usableIn?: ReadonlyArray<'endpoint' | 'function' | 'schedule'>;
   /** Calls a port; the executor awaits it under the deadline. */
   readonly async?: boolean;
+  /**
+   * Can fail on its own (a port, input it cannot read): the block may then have an `error`
+   * handle, where a failure goes on with `{REF.error}`. A function when it depends on the config
+   * (Match Regex: only with a pattern built at run time).
+   */
+  readonly canFail?: boolean | ((config: Config) => boolean);
   /** Names the block writes (for reference checks and slot allocation). */
   outputs?(config: Config): BlockOutput[];
   /** Checks the schema cannot express (regex syntax, sender domain, …). */
   check?(config: Config, diagnostics: BlockDiagnostics, context: CheckContext): void;
   /** Builds the executor once per prepared flow; throws on a malformed config. */
   prepare(config: Config, context: PrepareContext): BlockExecutor;
+}
+
+/** Whether a block with this config may have an `error` handle; a config that does not parse (null) is given the benefit of the doubt. */
+export function blockCanFail<Config>(definition: BlockDefinition<Config>, config: Config | null): boolean {
+  const rule = definition.canFail ?? false;
+  return typeof rule === 'function' ? config === null || rule(config) : rule;
 }
 
 export const defineBlock = <Config>(definition: BlockDefinition<Config>): BlockDefinition<Config> => definition;

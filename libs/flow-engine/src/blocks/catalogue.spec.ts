@@ -8,11 +8,14 @@ const DESIGN_BLOCK_TYPES = [
   'decode_text',
   'manipulate_text',
   'generate_text',
+  'stream_text',
   'manipulate_image',
   'match_regex',
   'send_email',
   'http_request',
   'condition',
+  'run_code',
+  'for_each',
   'respond',
   'return_error',
   'query_rows',
@@ -20,6 +23,8 @@ const DESIGN_BLOCK_TYPES = [
   'insert_row',
   'update_rows',
   'delete_rows',
+  'call_function',
+  'return_value',
 ];
 
 const SAMPLE_CONFIGS: Record<string, Record<string, unknown>> = {
@@ -29,11 +34,14 @@ const SAMPLE_CONFIGS: Record<string, Record<string, unknown>> = {
   decode_text: { input: '{local.x}', encoding: 'hex', ref: 'dec' },
   manipulate_text: { input: 'a,b', operation: 'split', delimiter: ',', ref: 'parts' },
   generate_text: { prompt: 'Hi {params.name}', model: 'claude-haiku', temperature: 0.5, ref: 'reply' },
+  stream_text: { prompt: 'Tell {params.name} a story', max_tokens: 300 },
   manipulate_image: { image_url: '{params.url}', operation: 'blur', value: 4, ref: 'img' },
   match_regex: { input: '{body.text}', pattern: '(?<n>\\d+)', flags: 'i', ref: 'm' },
   send_email: { to: '{body.email}', from: 'Acme <hi@example.com>', subject: 'Hi', body: 'Hello' },
   http_request: { name: 'api', url: 'https://example.com', method: 'POST', headers: [{ key: 'X-A', value: '{params.a}' }], body: { a: 1 } },
   condition: { left: '{params.n}', operator: 'gt', right: '3' },
+  run_code: { code: 'return input.a + input.b', inputs: [{ name: 'a', value: '{params.a}' }, { name: 'b', value: 2 }], ref: 'sum', timeout_ms: 50 },
+  for_each: { list: '{body.items}', item: 'order', collect: { id: '{local.order.id}' }, concurrency: 4, ref: 'ids' },
   respond: { status: 201, body: { ok: '{local.x}' } },
   return_error: { status: 404, message: 'Not found' },
   query_rows: { table: 'orders', filter: [{ column: 'total', operator: 'gte', value: '{params.min}' }], sort: { column: 'total', direction: 'desc' }, limit: 10, ref: 'found' },
@@ -41,6 +49,8 @@ const SAMPLE_CONFIGS: Record<string, Record<string, unknown>> = {
   insert_row: { table: 'orders', values: { email: '{body.email}', total: 3 }, ref: 'order' },
   update_rows: { table: 'orders', filter: [{ column: 'id', operator: 'eq', value: '{params.id}' }], values: { paid: true }, ref: 'changed' },
   delete_rows: { table: 'orders', filter: [{ column: 'paid', operator: 'is_null' }], ref: 'gone' },
+  call_function: { function: 'f0e1d2c3-0000-4000-8000-000000000000', args: { amount: '{body.amount}' }, ref: 'price' },
+  return_value: { value: { total: '{input.amount}' } },
 };
 
 describe('block catalogue', () => {

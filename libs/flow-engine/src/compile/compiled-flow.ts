@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { QUERY_PARAM_TYPES } from '../schema/inbound-settings.schema';
+import { FUNCTION_INPUT_TYPES } from '../schema/function-inputs.schema';
 
 export const COMPILED_FLOW_FORMAT = 1;
 
@@ -12,7 +14,9 @@ const blockIndex = z.number().int().min(0).nullable();
 export const compiledFlowSchema = z.object({
   format: z.literal(COMPILED_FLOW_FORMAT),
   /** The endpoint's configured query parameters and their defaults. */
-  query_params: z.array(z.object({ key: z.string(), default: z.string().nullable() })),
+  query_params: z.array(z.object({ key: z.string(), default: z.string().nullable(), type: z.enum(QUERY_PARAM_TYPES).optional() })),
+  /** A function's inputs, in order (absent for an endpoint): `{input.NAME}` reads them. */
+  inputs: z.array(z.object({ name: z.string(), type: z.enum(FUNCTION_INPUT_TYPES), default: z.json() })).optional(),
   /** Index of the block Start leads to; null for an empty flow. */
   entry: blockIndex,
   blocks: z.array(
@@ -24,6 +28,10 @@ export const compiledFlowSchema = z.object({
       next: blockIndex,
       /** A Condition's `false` branch. */
       next_when_false: blockIndex.optional(),
+      /** A For Each's body: the block its `each` handle leads to (`next` is its `done` handle). */
+      body: blockIndex.optional(),
+      /** Where a failure of the block goes on (its `error` handle); absent: the failure ends the request. */
+      on_error: blockIndex.optional(),
     }),
   ),
 });

@@ -7,13 +7,22 @@ export interface GraphNode {
   label: string;
   flow: BlockFlow;
   isStart: boolean;
+  /** May have an `error` handle (see `BlockDefinition.canFail`). */
+  canFail?: boolean;
 }
 
 /** Where a block goes next: `next` (or the `true` branch of a condition) and the `false` branch. */
 export interface Successors {
   next: string | null;
   whenFalse: string | null;
+  /** A For Each's `each` handle (its `done` handle is `next`). */
+  body: string | null;
+  /** The `error` handle. */
+  onError: string | null;
 }
+
+/** For Each nests to this depth; deeper is a Deploy error. */
+export const MAX_LOOP_DEPTH = 3;
 
 export interface FlowGraph {
   startId: string | null;
@@ -25,16 +34,28 @@ export interface FlowGraph {
   order: string[];
   /** Blocks that run before `id` on at least one path. */
   ancestorsOf(id: string): ReadonlySet<string>;
+  /** The For Each blocks whose body `id` is in, outermost first. */
+  loopsOf(id: string): readonly string[];
 }
 
-const BRANCH_HANDLES = new Set(['true', 'false']);
+interface NamedHandles {
+  slots: Readonly<Record<string, 'next' | 'whenFalse' | 'body'>>;
+  invalid: string;
+  duplicate: string;
+}
+
+/** Blocks whose connections leave by named handles: a Condition (`true`/`false`), a For Each (`each`/`done`). */
+const NAMED_HANDLES: Readonly<Record<'branch' | 'loop', NamedHandles>> = {
+  branch: { slots: { true: 'next', false: 'whenFalse' }, invalid: 'invalid_condition_handle', duplicate: 'duplicate_condition_branch' },
+  loop: { slots: { each: 'body', done: 'next' }, invalid: 'invalid_loop_handle', duplicate: 'multiple_next_blocks' },
+};
 
 /**
  * Checks the shape of the flow — one Start, edges between existing blocks, one way out of each
  * block (two, `true`/`false`, out of a Condition; none out of Respond / Return Error), no
  * loops, every block reachable — and reports paths that end without a response.
  */
-export function analyseGraph(nodes: readonly GraphNode[], edges: readonly FlowEdge[], sink: DiagnosticSink): FlowGraph {
+export function analyseGraph(nodes: readonly GraphNode[], edges: readonly FlowEdge[], sink: DiagnosticSink, kind: 'endpoint' | 'function' | 'schedule' = 'endpoint'): FlowGraph {
   const byId = new Map(nodes.map((node) => [node.id, node]));
   const blockDiagnostics = (node: GraphNode) => sink.forBlock(node.id, node.label);
   const starts = nodes.filter((node) => node.isStart);
@@ -42,7 +63,7 @@ export function analyseGraph(nodes: readonly GraphNode[], edges: readonly FlowEd
   for (const extra of starts.slice(1)) blockDiagnostics(extra).error('multiple_starts', null, 'a flow has exactly one Start block; remove this one.');
   const start = starts[0] ?? null;
 
-  const successors = new Map<string, Successors>(nodes.map((node) => [node.id, { next: null, whenFalse: null }]));
+  const successors = new Map<string, Successors>(nodes.map((node) => [node.id, { next: null, whenFalse: null, body: null, onError: null }]));
   const adjacency = new Map<string, string[]>(nodes.map((node) => [node.id, []]));
   edges.forEach((edge, index) => {
     const source = byId.get(edge.source);
@@ -57,19 +78,33 @@ export function analyseGraph(nodes: readonly GraphNode[], edges: readonly FlowEd
       return;
     }
     const slot = successors.get(source.id) as Successors;
+    if (edge.sourceHandle === 'error') {
+      if (!source.canFail) {
+        blockDiagnostics(source).error('invalid_error_handle', null, `it cannot fail on its own, so it has no error handle; connect ${target.id} to its usual handle.`);
+        return;
+      }
+      if (slot.onError !== null) {
+        blockDiagnostics(source).error('multiple_next_blocks', null, `its error handle connects to both ${slot.onError} and ${target.id}; a handle leads to one next block.`);
+        return;
+      }
+      slot.onError = target.id;
+      (adjacency.get(source.id) as string[]).push(target.id);
+      return;
+    }
     if (source.flow === 'end') {
       blockDiagnostics(source).error('edge_after_end', null, `it ends the flow, so the connection to ${target.id} would never be followed; remove it.`);
       return;
     }
-    if (source.flow === 'branch') {
+    const named = NAMED_HANDLES[source.flow as 'branch' | 'loop'] as NamedHandles | undefined;
+    if (named !== undefined) {
       const handle = edge.sourceHandle ?? '';
-      if (!BRANCH_HANDLES.has(handle)) {
-        blockDiagnostics(source).error('invalid_condition_handle', null, `the connection to ${target.id} must leave by the true or the false handle.`);
+      const key = Object.hasOwn(named.slots, handle) ? named.slots[handle] : undefined;
+      if (key === undefined) {
+        blockDiagnostics(source).error(named.invalid, null, `the connection to ${target.id} must leave by the ${Object.keys(named.slots).join(' or the ')} handle.`);
         return;
       }
-      const key = handle === 'true' ? 'next' : 'whenFalse';
       if (slot[key] !== null) {
-        blockDiagnostics(source).error('duplicate_condition_branch', null, `the ${handle} handle has more than one connection (${slot[key]} and ${target.id}).`);
+        blockDiagnostics(source).error(named.duplicate, null, `the ${handle} handle has more than one connection (${slot[key]} and ${target.id}).`);
         return;
       }
       slot[key] = target.id;
@@ -90,8 +125,10 @@ export function analyseGraph(nodes: readonly GraphNode[], edges: readonly FlowEd
       blockDiagnostics(node).error('unreachable_block', null, 'no path from Start leads here, so it would never run; connect it or remove it.');
     }
   }
+  const loops = hasCycle ? new Map<string, string[]>() : analyseLoops(nodes, successors, adjacency, sink);
   for (const node of nodes) {
-    if (reachable.has(node.id) || (node.isStart && node === start)) reportEndWithoutResponse(node, successors.get(node.id) as Successors, sink);
+    // A body path that ends is an iteration that is over, not a request without an answer.
+    if ((reachable.has(node.id) || (node.isStart && node === start)) && !loops.has(node.id)) reportEndWithoutResponse(node, successors.get(node.id) as Successors, sink, kind);
   }
 
   const order = hasCycle || start === null ? [] : topologicalOrder(start.id, adjacency, reachable);
@@ -103,6 +140,7 @@ export function analyseGraph(nodes: readonly GraphNode[], edges: readonly FlowEd
     reachable,
     hasCycle,
     order,
+    loopsOf: (id) => loops.get(id) ?? [],
     ancestorsOf: (id) => {
       let ancestors = ancestorCache.get(id);
       if (ancestors === undefined) {
@@ -115,18 +153,72 @@ export function analyseGraph(nodes: readonly GraphNode[], edges: readonly FlowEd
   };
 }
 
-function reportEndWithoutResponse(node: GraphNode, next: Successors, sink: DiagnosticSink): void {
+/** An endpoint's path without Respond answers 200 {} (a warning); a function's path without Return has no value to return (an error). */
+function reportEndWithoutResponse(node: GraphNode, next: Successors, sink: DiagnosticSink, kind: 'endpoint' | 'function' | 'schedule'): void {
+  // A schedule answers nobody: a path may end anywhere.
+  if (kind === 'schedule') return;
   const diagnostics = sink.forBlock(node.id, node.label);
-  const consequence = 'the flow ends without a Respond block and the caller gets 200 {}';
+  const report =
+    kind === 'function'
+      ? (where: string) => diagnostics.error('no_return', null, `${where}, so the function ends without a Return block; end every path with Return.`)
+      : (where: string) => diagnostics.warning('no_respond', null, `${where}, so the flow ends without a Respond block and the caller gets 200 {}.`);
   if (node.isStart && next.next === null) {
-    diagnostics.warning('no_respond', null, `nothing is connected to Start, so ${consequence}.`);
-  } else if (node.flow === 'next' && next.next === null) {
-    diagnostics.warning('no_respond', null, `nothing follows this block, so ${consequence}.`);
+    report('nothing is connected to Start');
+  } else if ((node.flow === 'next' || node.flow === 'loop') && next.next === null) {
+    report('nothing follows this block');
   } else if (node.flow === 'branch') {
     for (const [handle, target] of [['true', next.next], ['false', next.whenFalse]] as const) {
-      if (target === null) diagnostics.warning('no_respond', null, `when the condition is ${handle}, ${consequence}.`);
+      if (target === null) report(`when the condition is ${handle}`);
     }
   }
+}
+
+/**
+ * The body of each For Each: every block reachable from its `each` handle. A body block may only
+ * be entered from the body (or the `each` handle): a connection into a block that also runs
+ * outside the body escapes it. Returns, for each body block, the loops it is in (outermost first).
+ */
+function analyseLoops(
+  nodes: readonly GraphNode[],
+  successors: ReadonlyMap<string, Successors>,
+  adjacency: ReadonlyMap<string, string[]>,
+  sink: DiagnosticSink,
+): Map<string, string[]> {
+  const byId = new Map(nodes.map((node) => [node.id, node]));
+  const predecessors = invert(adjacency);
+  const bodies = new Map<string, Set<string>>();
+  for (const node of nodes) {
+    const entry = node.flow === 'loop' ? (successors.get(node.id)?.body ?? null) : null;
+    if (entry === null) continue;
+    const body = reachableFrom(entry, adjacency);
+    bodies.set(node.id, body);
+    for (const id of body) {
+      const outside = (predecessors.get(id) ?? []).filter((source) => !body.has(source) && !(source === node.id && id === entry));
+      if (outside.length === 0) continue;
+      for (const source of predecessors.get(id) ?? []) {
+        if (!body.has(source)) continue;
+        const from = byId.get(source) as GraphNode;
+        sink
+          .forBlock(from.id, from.label)
+          .error(
+            'loop_body_escapes',
+            null,
+            `its connection to ${id} leaves the body of the For Each ${node.id} (${id} also runs outside the loop); a body path ends at a block with no outgoing connection.`,
+          );
+      }
+    }
+  }
+  const loopsOf = new Map<string, string[]>();
+  // Outer loops first: a loop's body holds the bodies of the loops inside it.
+  const ordered = [...bodies.keys()].sort((a, b) => (bodies.get(b) as Set<string>).size - (bodies.get(a) as Set<string>).size);
+  for (const loop of ordered) for (const id of bodies.get(loop) as Set<string>) loopsOf.set(id, [...(loopsOf.get(id) ?? []), loop]);
+  for (const node of nodes) {
+    const depth = (loopsOf.get(node.id)?.length ?? 0) + 1;
+    if (node.flow === 'loop' && depth > MAX_LOOP_DEPTH) {
+      sink.forBlock(node.id, node.label).error('loop_too_deep', null, `it is a For Each inside ${depth - 1} others; For Each nests to a depth of ${MAX_LOOP_DEPTH}.`);
+    }
+  }
+  return loopsOf;
 }
 
 /** Reports each loop once, naming its blocks in order. */

@@ -18,7 +18,14 @@ export interface ReferenceScope {
   writtenBefore: readonly WrittenName[];
   /** The project's secret names; undefined when the caller does not know them (no check). */
   secretNames?: ReadonlySet<string>;
+  /** A function's input names; undefined in an endpoint's flow, which has none. */
+  inputNames?: ReadonlySet<string>;
+  /** What the flow belongs to (default an endpoint): only an endpoint has a request, only a schedule `{schedule.…}`. */
+  kind?: 'endpoint' | 'function' | 'schedule';
 }
+
+/** What a request reference reads: a function has no request of its own (its caller passes inputs). */
+const REQUEST_SOURCES: ReadonlySet<string> = new Set(['param', 'body', 'header', 'headers', 'method', 'path']);
 
 const SCALAR_NAMES = {
   header: 'a header',
@@ -43,7 +50,22 @@ export function checkReference(ref: Reference, field: string, scope: ReferenceSc
   const scalar = (what: string): void => {
     if (ref.path.length > 0) diagnostics.error('unresolvable_path', field, `${written} can never have a value: ${what} is text, with nothing below it.`);
   };
+  const kind = scope.kind ?? 'endpoint';
+  if (kind !== 'endpoint' && REQUEST_SOURCES.has(ref.source)) {
+    if (kind === 'function') diagnostics.error('no_request_in_function', field, `${written}: a function has no request; add an input and pass the value from the caller.`);
+    else diagnostics.error('no_request_in_schedule', field, `${written}: a schedule runs on a clock, with no request; use {schedule.name} or {schedule.time}.`);
+    return;
+  }
   switch (ref.source) {
+    case 'schedule':
+      if (kind !== 'schedule') diagnostics.error('schedule_outside_schedule', field, `${written}: only a schedule's flow has {schedule.name} and {schedule.time}.`);
+      else if (ref.name !== 'name' && ref.name !== 'time') diagnostics.error('unknown_reference', field, `${written}: a schedule has {schedule.name} and {schedule.time}.`);
+      else scalar('the schedule\'s ' + ref.name);
+      return;
+    case 'input':
+      if (scope.inputNames === undefined) diagnostics.error('input_outside_function', field, `${written}: only a function's flow has inputs.`);
+      else if (!scope.inputNames.has(ref.name ?? '')) diagnostics.error('unknown_input', field, `${written}: the function has no input named "${ref.name}"; add it to the function's inputs.`);
+      return;
     case 'invalid':
       diagnostics.error('unknown_reference', field, `${written} is not a known reference; ${ROOTS_HINT}.`);
       return;

@@ -40,6 +40,16 @@ describe('references offered at a block', () => {
     expect(references(hello, 'n5', settings({ method: 'POST' }))).toContain('request.body');
   });
 
+  it("offers the body schema's fields, nested ones and list items included", () => {
+    const body_schema = {
+      type: 'object' as const,
+      required: ['customer'],
+      properties: { customer: { type: 'object' as const, properties: { email: { type: 'string' as const } } }, items: { type: 'array' as const, items: { type: 'object' as const, properties: { qty: { type: 'integer' as const } } } } },
+    };
+    const offered = references(hello, 'n5', settings({ method: 'POST', body_schema }));
+    expect(offered).toEqual(expect.arrayContaining(['body.customer', 'body.customer.email', 'body.items', 'body.items.0.qty']));
+  });
+
   it('offers nothing written on the other branch of a condition', () => {
     const flow = graphFlow(
       [
@@ -64,5 +74,30 @@ describe('references offered at a block', () => {
         }
       }
     }
+  });
+});
+
+describe('references offered around a For Each', () => {
+  const flow = {
+    nodes: [
+      { id: 'start', type: 'start', position: { x: 0, y: 0 } },
+      { id: 'f', type: 'for_each', position: { x: 0, y: 0 }, config: { list: '{body.items}', item: 'order', ref: 'orders' } },
+      { id: 'u', type: 'manipulate_text', position: { x: 0, y: 0 }, config: { input: 'x', operation: 'uppercase', ref: 'up' } },
+      { id: 'r', type: 'respond', position: { x: 0, y: 0 }, config: { body: {} } },
+    ],
+    edges: [
+      { id: 'e1', source: 'start', target: 'f' },
+      { id: 'e2', source: 'f', target: 'u', sourceHandle: 'each' },
+      { id: 'e3', source: 'f', target: 'r', sourceHandle: 'done' },
+    ],
+  };
+  const offered = (nodeId: string) => referencesAt({ flow, settings: { name: 'x', method: 'POST', path: '/x', auth: 'none', query_params: [] } }, nodeId).map((s) => s.reference);
+
+  it('offers the item and its index in the body, the collected value after the loop', () => {
+    expect(offered('u')).toEqual(expect.arrayContaining(['local.order', 'local.order_index']));
+    expect(offered('u')).not.toContain('local.orders');
+    expect(offered('r')).toContain('local.orders');
+    expect(offered('r')).not.toContain('local.order');
+    expect(offered('r')).not.toContain('result.up');
   });
 });

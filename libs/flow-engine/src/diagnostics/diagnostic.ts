@@ -1,4 +1,5 @@
 import type { DataTableShape } from '@flowgate/contracts';
+import type { FunctionInput } from '../schema/function-inputs.schema';
 /** One finding of validation. Errors block Deploy; warnings are shown and Deploy proceeds. */
 export interface Diagnostic {
   severity: 'error' | 'warning';
@@ -10,6 +11,15 @@ export interface Diagnostic {
   field: string | null;
   /** A sentence a person understands, naming the block ("Match Regex (n4): …"). */
   message: string;
+  /** Where in a code field (Run Code's `code`) the problem is: 1-based line and column. */
+  line?: number;
+  column?: number;
+}
+
+/** A place in a code field: 1-based line and column. */
+export interface SourcePosition {
+  line: number;
+  column: number;
 }
 
 /** Facts about the project that validation can use when the caller knows them. */
@@ -20,14 +30,32 @@ export interface CompileContext {
   secret_names?: string[];
   /** The project's data tables; enables the `unknown_table` / `unknown_column` / operator checks of the table blocks. */
   tables?: DataTableShape[];
+  /** Whether the project has a text-generation integration; enables the `integration_missing` check of Stream Text. */
+  text_generation?: boolean;
+  /** The project's functions; enables the checks of Call Function (the function exists, is live, gets its inputs). */
+  functions?: CallableFunction[];
+  /**
+   * Which version Call Function calls: `live` (Deploy, live requests; the default) or `draft`
+   * (the preview address and test runs, which call the functions' saved drafts).
+   */
+  function_versions?: 'live' | 'draft';
+}
+
+/** A function as the checks of Call Function see it. */
+export interface CallableFunction {
+  id: string;
+  name: string;
+  inputs: ReadonlyArray<Pick<FunctionInput, 'name' | 'type' | 'required' | 'default'>>;
+  /** It has a live version. */
+  live: boolean;
 }
 
 /** Collects diagnostics for one block, prefixing messages with the block's label and id. */
 export class DiagnosticSink {
   readonly items: Diagnostic[] = [];
 
-  error(code: string, nodeId: string | null, field: string | null, message: string): void {
-    this.items.push({ severity: 'error', code, node_id: nodeId, field, message });
+  error(code: string, nodeId: string | null, field: string | null, message: string, position?: SourcePosition): void {
+    this.items.push({ severity: 'error', code, node_id: nodeId, field, message, ...position });
   }
 
   warning(code: string, nodeId: string | null, field: string | null, message: string): void {
@@ -50,8 +78,8 @@ export class BlockDiagnostics {
     readonly label: string,
   ) {}
 
-  error(code: string, field: string | null, message: string): void {
-    this.sink.error(code, this.nodeId, field, `${this.label} (${this.nodeId}): ${message}`);
+  error(code: string, field: string | null, message: string, position?: SourcePosition): void {
+    this.sink.error(code, this.nodeId, field, `${this.label} (${this.nodeId}): ${message}`, position);
   }
 
   warning(code: string, field: string | null, message: string): void {

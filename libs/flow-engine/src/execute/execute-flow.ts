@@ -1,12 +1,11 @@
 import { DataPortError, type FlowPorts } from '../ports';
 import { FairScheduler, type FlowScheduler } from '../runtime/fair-scheduler';
 import { DEFAULT_FLOW_LIMITS } from '../runtime/flow-limits';
-import { BlockFailure, RunInterrupted, RunMemoryExceeded, ValueTooLarge } from '../runtime/run-errors';
+import { BlockFailure, FunctionFailed, InvalidArgument, IterationLimitReached, RunInterrupted, RunMemoryExceeded, ValueTooLarge } from '../runtime/run-errors';
 import type { ExecuteOptions, FlowRequest, FlowResult } from '../runtime/flow-io';
-import { FIRST_SLICE_MS, type FlowRun } from '../runtime/flow-run';
-import type { FlowTracer } from '../runtime/flow-tracer';
+import type { FlowRun } from '../runtime/flow-run';
 import type { PreparedFlow, Step } from './prepare-flow';
-
+import { runSteps, StepFailed } from './run-steps';
 
 /**
  * Runs a prepared flow. Never rejects: every failure becomes an error result. Blocks run in a
@@ -28,102 +27,67 @@ export function executeFlow(flow: PreparedFlow, request: FlowRequest, ports: Flo
  * checks the deadline and the CPU budget.
  */
 export function runFlow(flow: PreparedFlow, request: FlowRequest, ports: FlowPorts, options: ExecuteOptions = {}): FlowResult | Promise<FlowResult> {
-  let step: Step | null = null;
-  let run: FlowRun | null = null;
-  const tracer = options.tracer ?? null;
+  if (options.signal?.aborted) return interrupted(new RunInterrupted('cancelled'), null);
+  let run: FlowRun;
   try {
-    if (options.signal?.aborted) return interrupted(new RunInterrupted('cancelled'), null);
     run = flow.startRun(request, ports, {
       limits: options.limits ?? DEFAULT_FLOW_LIMITS,
       scheduler: options.scheduler ?? defaultScheduler(),
       deadlineAt: deadlineAt(options),
       signal: options.signal,
       memory: options.memory,
+      tracer: options.tracer ?? null,
     });
-    step = flow.entry;
-    while (step !== null) {
-      if (tracer !== null) tracer.blockStarted(step);
-      const outcome = step.execute(run);
-      if (outcome instanceof Promise) {
-        const going = run;
-        run = null; // continueAsync ends it
-        return continueAsync(going, step, outcome, tracer);
-      }
-      if (tracer !== null) traceEnd(tracer, run, step, outcome);
-      step = advance(step, outcome);
-      if (step !== null && run.clockDue() && run.sliceUsedUp()) {
-        const going = run;
-        run = null;
-        return continueAsync(going, step, null, tracer);
-      }
-    }
-    return run.result ?? emptyResponse();
   } catch (error) {
-    return failed(error, step, tracer);
-  } finally {
-    run?.dispose();
+    return failed(error);
   }
+  return drive(run, flow.entry);
 }
 
 /**
- * Goes on from `step`: awaiting its pending outcome first when it has one, else after waiting
- * for the next slice. Time spent waiting (for a port or a slice) is not counted as CPU.
+ * Runs the blocks from `entry` with `run` and ends it: an endpoint's run (`call` false: its
+ * budget ends with it), or a called function's scope (`call` true: the caller's budget goes
+ * on; only the values the function kept stop counting).
  */
-async function continueAsync(run: FlowRun, from: Step, pending: Promise<unknown> | null, tracer: FlowTracer | null): Promise<FlowResult> {
-  let step: Step | null = from;
+export function drive(started: FlowRun, entry: Step | null, call = false): FlowResult | Promise<FlowResult> {
+  let run: FlowRun | null = started;
   try {
-    if (pending !== null) {
-      const outcome = await settle(run, pending);
-      if (tracer !== null) traceEnd(tracer, run, from, outcome);
-      step = advance(from, outcome);
-    } else await nextSlice(run);
-    while (step !== null) {
-      if (tracer !== null) tracer.blockStarted(step);
-      let outcome = step.execute(run);
-      if (outcome instanceof Promise) outcome = await settle(run, outcome);
-      if (tracer !== null) traceEnd(tracer, run, step, outcome);
-      step = advance(step, outcome);
-      if (step !== null && run.clockDue() && run.sliceUsedUp()) await nextSlice(run);
+    const pending = runSteps(started, entry);
+    if (pending instanceof Promise) {
+      run = null; // finishAsync ends it
+      return finishAsync(started, pending, call);
     }
-    return run.result ?? emptyResponse();
+    return started.result ?? emptyResponse();
   } catch (error) {
-    return failed(error, step, tracer);
+    return failed(error);
   } finally {
-    run.endSlice();
-    run.dispose();
+    if (run !== null) end(run, call);
   }
 }
 
-/**
- * A port call's outcome, raced against the deadline. The run goes on as the answer arrives,
- * like a new request: in a first slice.
- */
-async function settle(run: FlowRun, pending: Promise<unknown>): Promise<unknown> {
-  run.endSlice();
-  const outcome = await run.interruptor().race(pending);
-  run.startSlice(FIRST_SLICE_MS);
-  return outcome;
+function end(run: FlowRun, call: boolean): void {
+  if (call) run.release();
+  else run.dispose();
 }
 
-async function nextSlice(run: FlowRun): Promise<void> {
-  run.endSlice();
-  const interruptor = run.interruptor();
-  run.startSlice(await interruptor.race(run.scheduler.turn(interruptor.signal)));
+async function finishAsync(run: FlowRun, pending: Promise<void>, call: boolean): Promise<FlowResult> {
+  try {
+    await pending;
+    return run.result ?? emptyResponse();
+  } catch (error) {
+    return failed(error);
+  } finally {
+    // A called function's caller goes on in the slice it finished in.
+    if (!call) run.endSlice();
+    end(run, call);
+  }
 }
 
-const advance = (step: Step, outcome: unknown): Step | null => (step.flow === 'branch' && outcome !== true ? step.whenFalse : step.next);
-
-/** What the block stored: its variable, or the answer of a Respond / Return Error. */
-function traceEnd(tracer: FlowTracer, run: FlowRun, step: Step, outcome: unknown): void {
-  const stored = run.skipped !== null ? run.shown : step.flow === 'end' ? run.result : step.outputSlot >= 0 ? run.vars[step.outputSlot] : undefined;
-  tracer.blockEnded(step, { stored, branch: step.flow === 'branch' ? outcome === true : null, skipped: run.skipped });
-  run.skipped = null;
-  run.shown = undefined;
-}
-
-function failed(error: unknown, step: Step | null, tracer: FlowTracer | null): FlowResult {
-  const result = failure(error, step);
-  if (tracer !== null && step !== null && result.type === 'error') tracer.blockFailed(step, result);
+/** The answer for a failure: named after the block (`StepFailed`), told to the tracer of the scope it failed in. */
+function failed(error: unknown): FlowResult {
+  if (!(error instanceof StepFailed)) return failure(error, null);
+  const result = failure(error.error, error.step);
+  if (error.tracer !== null && result.type === 'error') error.tracer.blockFailed(error.step, result);
   return result;
 }
 
@@ -146,12 +110,17 @@ function failure(error: unknown, step: Step | null): FlowResult {
   if (error instanceof RunInterrupted) return interrupted(error, step);
   const where = step === null ? 'The flow' : `${step.label} (${step.id})`;
   const node_id = step?.id ?? null;
+  // A called function's failure keeps its status and code; the message says where it was called.
+  if (error instanceof FunctionFailed) return { ...error.result, message: `${where}: ${error.result.message}`, node_id };
+  if (error instanceof InvalidArgument) return { type: 'error', status: 422, code: 'invalid_argument', message: `${where}: ${error.message}`, node_id };
   if (error instanceof ValueTooLarge) return { type: 'error', status: 422, code: 'value_too_large', message: `${where}: ${error.message}`, node_id };
   if (error instanceof RunMemoryExceeded) return { type: 'error', status: 422, code: 'run_memory_exceeded', message: `${where}: ${error.message}`, node_id };
+  if (error instanceof IterationLimitReached) return { type: 'error', status: 422, code: 'iteration_limit', message: `${where}: ${error.message}`, node_id };
   if (error instanceof DataPortError && error.code in DATA_ERROR_STATUS) {
     const code = error.code as keyof typeof DATA_ERROR_STATUS;
     return { type: 'error', status: DATA_ERROR_STATUS[code], code, message: `${where}: ${error.message}`, node_id };
   }
+  if (error instanceof BlockFailure && error.answers) return { type: 'error', status: error.status ?? 500, code: error.code, message: `${where}: ${error.message}`, node_id };
   const message =
     error instanceof BlockFailure || error instanceof DataPortError
       ? `${where}: ${error.message}`

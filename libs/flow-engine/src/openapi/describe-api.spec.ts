@@ -203,6 +203,16 @@ describe('describeApi', () => {
     expect(responseSchema(operation(doc, '/v', 'get'), 200)).toEqual({ anyOf: [{ type: 'integer', const: 1 }, { type: 'string' }] });
   });
 
+  it('describes Stream Text as a 200 of Server-Sent Events, not a JSON body', async () => {
+    const flow = linearFlow([{ type: 'stream_text', config: { prompt: 'A story', max_tokens: 100 } }]);
+    const doc = document([{ flow, settings: settings({ name: 'Story', method: 'GET', path: '/story' }) }]);
+    await expectValid(doc);
+    const ok = operation(doc, '/story', 'get').responses['200'];
+    expect(Object.keys(ok.content)).toEqual(['text/event-stream']);
+    expect(ok.content['text/event-stream'].schema).toMatchObject({ type: 'string', description: expect.stringContaining('event: done') });
+    expect(ok.description).toBe("The model's text as Server-Sent Events, as it is written");
+  });
+
   it('asks for a key as the endpoint says: 401 and 429 with their headers, 403 for admin endpoints', async () => {
     const respond = linearFlow([{ type: 'respond', config: { body: { ok: true } } }]);
     const doc = document([

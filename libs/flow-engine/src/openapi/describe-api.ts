@@ -1,4 +1,5 @@
 import type { DataTableShape } from '@flowgate/contracts';
+import type { CompiledFlow } from '../compile/compiled-flow';
 import type { EndpointSettings } from '../schema/endpoint-settings.schema';
 import { describeEndpoint, SECURITY_SCHEME, type DescribedEndpoint } from './describe-endpoint';
 import { OperationIds } from './operation-id';
@@ -17,6 +18,8 @@ export interface ApiDescriptionInput {
   endpoints: DescribedEndpoint[];
   /** The project's data tables: the rows the table blocks give are typed from their columns. */
   tables?: readonly DataTableShape[];
+  /** The live functions' compiled flows by id: Call Function's result is typed from their Return blocks. */
+  functions?: ReadonlyMap<string, CompiledFlow>;
 }
 
 export type OpenApiDocument = Record<string, unknown> & { openapi: string; paths: Record<string, Record<string, unknown>> };
@@ -34,7 +37,7 @@ export function describeApi(input: ApiDescriptionInput): OpenApiDocument {
   for (const endpoint of ordered) {
     const { method, path, name } = endpoint.settings;
     const operationId = ids.take(name, `${method} ${path}`);
-    (paths[path] ??= {})[method.toLowerCase()] = describeEndpoint(endpoint, { requireAuth: input.requireAuth, operationId, tables: input.tables });
+    (paths[path] ??= {})[method.toLowerCase()] = describeEndpoint(endpoint, { requireAuth: input.requireAuth, operationId, tables: input.tables, functions: input.functions });
   }
   return {
     openapi: OPENAPI_VERSION,

@@ -2,7 +2,7 @@ import type { CompiledFlow } from '../compile/compiled-flow';
 import { blockRegistry } from '../blocks/registry';
 import { errorCodeForStatus } from '../blocks/return_error/error-codes';
 import type { TemplateAst } from '../template/template-ast';
-import type { FlowTypes } from './flow-types';
+import { loopBodies, type FlowTypes } from './flow-types';
 import { oneOfSchemas, type JsonSchema } from './json-schema';
 
 /** What may answer with one status: Respond bodies and/or error codes, with why. */
@@ -12,6 +12,8 @@ export interface StatusOutcome {
   reasons: string[];
   /** Headers beyond the RateLimit-* of keyed requests (Retry-After, WWW-Authenticate). */
   headers: string[];
+  /** Stream Text answers with this status as Server-Sent Events (`text/event-stream`). */
+  eventStream?: boolean;
 }
 
 export type Outcomes = Map<number, StatusOutcome>;
@@ -20,6 +22,7 @@ export function addOutcome(outcomes: Outcomes, status: number, outcome: Partial<
   let entry = outcomes.get(status);
   if (!entry) outcomes.set(status, (entry = { bodies: [], errorCodes: new Set(), reasons: [], headers: [] }));
   entry.bodies.push(...(outcome.bodies ?? []));
+  if (outcome.eventStream === true) entry.eventStream = true;
   for (const code of outcome.errorCodes ?? []) entry.errorCodes.add(code);
   for (const reason of outcome.reasons ?? []) if (!entry.reasons.includes(reason)) entry.reasons.push(reason);
   for (const header of outcome.headers ?? []) if (!entry.headers.includes(header)) entry.headers.push(header);
@@ -31,6 +34,8 @@ export function addOutcome(outcomes: Outcomes, status: number, outcome: Partial<
  */
 export function flowOutcomes(flow: CompiledFlow, types: FlowTypes, outcomes: Outcomes): void {
   let endsWithoutAnswer = flow.entry === null;
+  // A body path that ends is an iteration that is over.
+  const inBodies = new Set([...loopBodies(flow).values()].flatMap((body) => [...body]));
   flow.blocks.forEach((block, index) => {
     const config = block.config;
     switch (block.type) {
@@ -46,8 +51,12 @@ export function flowOutcomes(flow: CompiledFlow, types: FlowTypes, outcomes: Out
         });
         return;
       }
+      case 'stream_text':
+        addOutcome(outcomes, 200, { eventStream: true, reasons: ["The model's text as Server-Sent Events, as it is written"] });
+        return;
     }
     const flowKind = blockRegistry.get(block.type)?.definition.flow;
+    if (inBodies.has(index)) return;
     if (block.next === null || (flowKind === 'branch' && (block.next_when_false ?? null) === null)) endsWithoutAnswer = true;
   });
   if (endsWithoutAnswer) addOutcome(outcomes, 200, { bodies: [{ type: 'object', maxProperties: 0 }], reasons: ['The flow ends without a Respond block: an empty object'] });

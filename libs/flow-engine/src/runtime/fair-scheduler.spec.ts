@@ -1,7 +1,7 @@
 import { FairScheduler } from './fair-scheduler';
 
 /** A scheduler on a hand-moved clock, whose deferred turns the test runs one at a time. */
-function manual() {
+function manual(costOf?: (tenant: string) => number) {
   let now = 0;
   const turns: Array<() => void> = [];
   const delays: number[] = [];
@@ -13,6 +13,7 @@ function manual() {
       turns.push(next);
     },
     now: () => now,
+    costOf,
   });
   return {
     scheduler,
@@ -67,4 +68,30 @@ describe('FairScheduler', () => {
     expect(granted).toEqual(['waiting']);
     expect(scheduler.queued).toBe(0);
   });
+
+  it("gives the next slice to the waiting tenant that consumed the least loop time, not the next in line", async () => {
+    const consumed: Record<string, number> = { noisy: 500, quiet: 3 };
+    const { scheduler, turn } = manual((tenant) => consumed[tenant] ?? 0);
+    const granted: string[] = [];
+    for (let run = 1; run <= 3; run++) void scheduler.turn(never, 'noisy').then(() => granted.push(`noisy ${run}`));
+    void scheduler.turn(never, 'quiet').then(() => granted.push('quiet'));
+    await turn(1);
+    scheduler.sliceEnded();
+    await turn(1);
+    scheduler.sliceEnded();
+    expect(granted).toEqual(['quiet', 'noisy 1']);
+  });
+
+  it('without costs, tenants take turns, each first come first served', async () => {
+    const { scheduler, turn } = manual();
+    const granted: string[] = [];
+    for (const name of ['a 1', 'a 2', 'a 3']) void scheduler.turn(never, 'a').then(() => granted.push(name));
+    for (const name of ['b 1', 'b 2']) void scheduler.turn(never, 'b').then(() => granted.push(name));
+    for (let slice = 0; slice < 5; slice++) {
+      await turn(1);
+      scheduler.sliceEnded();
+    }
+    expect(granted).toEqual(['a 1', 'b 1', 'a 2', 'b 2', 'a 3']);
+  });
 });
+

@@ -10,8 +10,8 @@ export interface FlowScheduler {
    * signal fires leaves the queue (the caller races the signal itself).
    */
   turn(signal: AbortSignal): Promise<number>;
-  /** The run's slice ended now (it waits again, or it finished). */
-  sliceEnded(): void;
+  /** The run's slice ended now (it waits again, or it finished); `usedMs`: the loop time it took. */
+  sliceEnded(usedMs?: number): void;
 }
 
 /** A slice is never shorter: the loop's own overhead per turn (~20 µs) stays a few percent. */
@@ -19,6 +19,13 @@ export const MIN_SLICE_MS = 1;
 
 interface Waiter {
   grant(sliceMs: number): void;
+}
+
+/** The runs of one tenant waiting for a slice, first come first served. */
+interface Line {
+  waiters: Waiter[];
+  /** When it was last granted a slice (a count of grants): ties go to the line served longest ago. */
+  servedAt: number;
 }
 
 export interface FairSchedulerOptions {
@@ -32,11 +39,19 @@ export interface FairSchedulerOptions {
   /** Runs `next` in `ms`; default `setTimeout`. */
   delay?: (next: () => void, ms: number) => void;
   now?: () => number;
+  /**
+   * What a tenant (a project) consumed of the loop lately: the next slice goes to the waiting
+   * tenant that consumed the least (ties to the one served longest ago). Default: none, so
+   * tenants take turns.
+   */
+  costOf?: (tenant: string) => number;
 }
 
 /**
- * Round-robin over waiting runs, one slice per turn of the loop, and long runs get at most
- * half of the loop: after a slice of L ms (one block, or one large body to parse, cannot be
+ * One slice per turn of the loop, to the waiting tenant (`turn`'s second argument) that
+ * consumed the least loop time (`costOf`: a quiet project's slice never waits behind a noisy
+ * project's line), first come first served within a tenant; and long runs get at most half of
+ * the loop: after a slice of L ms (one block, or one large body to parse, cannot be
  * cut, so a slice can overrun) the next one starts no sooner than L ms after it ended. The
  * loop serves whatever else arrives meanwhile, or waits for it; a long run alone on a gateway
  * therefore takes up to twice its CPU time in wall time — the price of never starving the
@@ -44,7 +59,9 @@ export interface FairSchedulerOptions {
  * `MIN_SLICE_MS` and `maxSliceMs`.
  */
 export class FairScheduler implements FlowScheduler {
-  private readonly waiting: Waiter[] = [];
+  private readonly lines = new Map<string, Line>();
+  private waitingCount = 0;
+  private grants = 0;
   private scheduled = false;
   private lastSliceEnd: number;
   /** How long the last granted slice really took, and when it was granted (null once it ended). */
@@ -63,19 +80,24 @@ export class FairScheduler implements FlowScheduler {
 
   /** Runs waiting for a turn. */
   get queued(): number {
-    return this.waiting.length;
+    return this.waitingCount;
   }
 
-  turn(signal: AbortSignal): Promise<number> {
+  /** `tenant`: whose line the run waits in (a project); runs without one share a line. */
+  turn(signal: AbortSignal, tenant = ''): Promise<number> {
     return new Promise<number>((resolve) => {
-      const onAbort = (): void => this.leave(waiter);
+      const onAbort = (): void => this.leave(tenant, waiter);
       const waiter: Waiter = {
         grant: (sliceMs) => {
           signal.removeEventListener('abort', onAbort);
           resolve(sliceMs);
         },
       };
-      this.waiting.push(waiter);
+      let line = this.lines.get(tenant);
+      // A line that (re)starts waits behind the lines waiting longer, as if served just before the last grant.
+      if (line === undefined) this.lines.set(tenant, (line = { waiters: [], servedAt: this.grants - 0.5 }));
+      line.waiters.push(waiter);
+      this.waitingCount++;
       signal.addEventListener('abort', onAbort, { once: true });
       this.schedule();
     });
@@ -89,9 +111,29 @@ export class FairScheduler implements FlowScheduler {
     this.grantedAt = null;
   }
 
-  private leave(waiter: Waiter): void {
-    const index = this.waiting.indexOf(waiter);
-    if (index !== -1) this.waiting.splice(index, 1);
+  private leave(tenant: string, waiter: Waiter): void {
+    const line = this.lines.get(tenant);
+    const index = line === undefined ? -1 : line.waiters.indexOf(waiter);
+    if (index === -1) return;
+    line!.waiters.splice(index, 1);
+    this.waitingCount--;
+    if (line!.waiters.length === 0) this.lines.delete(tenant);
+  }
+
+  /** The next waiter: of the tenant that consumed the least, ties to the line served longest ago. */
+  private take(): Waiter {
+    let chosen: [string, Line] | null = null;
+    let least = Infinity;
+    for (const entry of this.lines) {
+      const cost = this.options.costOf?.(entry[0]) ?? 0;
+      if (cost < least || (cost === least && entry[1].servedAt < chosen![1].servedAt)) [chosen, least] = [entry, cost];
+    }
+    const [tenant, line] = chosen!;
+    line.servedAt = ++this.grants;
+    this.waitingCount--;
+    const waiter = line.waiters.shift()!;
+    if (line.waiters.length === 0) this.lines.delete(tenant);
+    return waiter;
   }
 
   /** Time the rest of the loop is still owed after the last slice. */
@@ -100,7 +142,7 @@ export class FairScheduler implements FlowScheduler {
   }
 
   private schedule(): void {
-    if (this.scheduled || this.waiting.length === 0) return;
+    if (this.scheduled || this.waitingCount === 0) return;
     this.scheduled = true;
     const owed = this.owed(this.now());
     if (owed > 0) this.delay(this.next, owed);
@@ -111,10 +153,10 @@ export class FairScheduler implements FlowScheduler {
     this.scheduled = false;
     // A slice whose end was not reported (its run failed) ended before this turn all the same.
     this.grantedAt = null;
-    if (this.waiting.length === 0) return;
+    if (this.waitingCount === 0) return;
     const now = this.now();
     if (this.owed(now) > 0) return this.schedule();
-    const waiter = this.waiting.shift()!;
+    const waiter = this.take();
     this.grantedAt = now;
     waiter.grant(Math.min(this.options.maxSliceMs, Math.max(MIN_SLICE_MS, now - this.lastSliceEnd)));
     // Deferred from inside a turn, the next check comes after the loop polled again (and the slice ended).

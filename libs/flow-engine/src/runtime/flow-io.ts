@@ -1,3 +1,4 @@
+import type { TextStream } from '../ports';
 import type { FlowScheduler } from './fair-scheduler';
 import type { FlowLimits } from './flow-limits';
 import type { FlowTracer } from './flow-tracer';
@@ -11,11 +12,18 @@ export interface FlowRequest {
   body: unknown;
   /** Lowercased names, as node:http gives them. */
   headers: Record<string, string | string[] | undefined>;
+  /** A schedule's run: `{schedule.name}` and `{schedule.time}` (the tick, ISO 8601). */
+  schedule?: { name: string; time: string };
 }
 
 export type FlowResult =
   /** A Respond block answered; a flow that ends without one answers `{ status: 200, body: {} }`. */
   | { type: 'response'; status: number; body: unknown }
+  /**
+   * Stream Text answered: the model's text, to be sent as Server-Sent Events as it is written.
+   * Whoever receives it reads the stream to its end or cancels it.
+   */
+  | { type: 'stream'; status: 200; stream: TextStream; node_id: string }
   /**
    * Return Error (its own status and code), a failing block (`flow_error`, 500), a value over
    * the limits (`value_too_large`, 422), the deadline (`flow_timeout`, 504), the CPU budget

@@ -13,7 +13,7 @@ const text = (id: string, operation: string, extra: Record<string, string> = {})
   config: { input: '{local.v}', operation, ref: 'v', ...extra },
 });
 
-/** The reproduction: the body's text, doubled 24 times, then upper- and lowercased 80 times. */
+/** Value doubling: the body's text, doubled 24 times, then upper- and lowercased 80 times. */
 const doublingFlow = respondingFlow(
   [
     setVar('seed', '{body.s}'),
@@ -94,7 +94,7 @@ describe('flow limits: values', () => {
 });
 
 describe('flow limits: memory a run keeps (FLOW_MAX_RUN_BYTES)', () => {
-  /** The reproduction: 16 characters doubled 16 times (1 Mi characters), then case changes each kept under its own name. */
+  /** Keep-everything: 16 characters doubled 16 times (1 Mi characters), then case changes each kept under its own name. */
   const keepingFlow = (changes: number) =>
     respondingFlow(
       [

@@ -1,6 +1,6 @@
 /**
  * What one run may use. The gateway serves every project from one event loop, so nothing a
- * flow does may hold it for long or grow without bound (issue 17): every value a block makes
+ * flow does may hold it for long or grow without bound (bounded-flows.int.spec.ts in the gateway): every value a block makes
  * is capped, and the run's time on the loop is metered and handed out in slices.
  */
 export interface FlowLimits {
@@ -23,6 +23,10 @@ export interface FlowLimits {
    * per character (see `FlowRun.keep`): many values under `maxValueChars` cannot add up.
    */
   maxRunBytes: number;
+  /** How deep Call Function blocks may nest (FLOW_MAX_CALL_DEPTH): an endpoint's call is depth 1. */
+  maxCallDepth: number;
+  /** Loop iterations one run may do in all, every For Each counted (FLOW_MAX_ITERATIONS); beyond, 422 `iteration_limit`. */
+  maxIterations: number;
 }
 
 export const DEFAULT_FLOW_LIMITS: Readonly<FlowLimits> = Object.freeze({
@@ -32,4 +36,6 @@ export const DEFAULT_FLOW_LIMITS: Readonly<FlowLimits> = Object.freeze({
   cpuBudgetMs: 1000,
   sliceMs: 5,
   maxRunBytes: 32 * 1024 * 1024,
+  maxCallDepth: 5,
+  maxIterations: 10_000,
 });

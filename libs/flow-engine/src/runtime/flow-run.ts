@@ -1,39 +1,20 @@
-import type { FlowPorts } from '../ports';
+import type { ConsoleLine, FlowPorts } from '../ports';
 import type { FlowScheduler } from './fair-scheduler';
 import type { FlowLimits } from './flow-limits';
-import type { FlowRequest, FlowResult, MemoryAccount } from './flow-io';
-import type { SkipReason } from './flow-tracer';
-import { Interrupt } from './interrupt';
-import { BlockFailure, RunInterrupted, RunMemoryExceeded, ValueTooLarge } from './run-errors';
+import type { FlowRequest, FlowResult } from './flow-io';
+import type { CaughtError, FlowTracer, SkipReason } from './flow-tracer';
+import type { Interrupt } from './interrupt';
+import { RunBudget, type RunBounds } from './run-budget';
+import { BlockFailure, ValueTooLarge } from './run-errors';
 import { formatCount, valueSize } from './value-size';
 
-/** How a run is bounded: its limits, and the queue it waits in when its slice is used up. */
-export interface RunBounds {
-  limits: FlowLimits;
-  scheduler: FlowScheduler;
-  /** Epoch milliseconds, or Infinity. */
-  deadlineAt: number;
-  signal: AbortSignal | undefined;
-  memory: MemoryAccount | undefined;
-}
+export { FIRST_SLICE_MS, type RunBounds } from './run-budget';
 
 /**
- * A request's first slice, run as it arrives: ordinary flows finish in tens of microseconds;
- * a longer one goes on in scheduled slices, so many arrivals in one turn of the loop cannot add up.
+ * The state of one execution as its blocks see it: variable slots, the request, the outcome.
+ * A loop iteration runs in a scope of its own (`iterationScope`): a copy of the slots it can
+ * change freely, sharing the run's budget (time, deadline, memory, iterations).
  */
-export const FIRST_SLICE_MS = 1;
-
-const clock = (): number => performance.now();
-
-/**
- * The clock is read after every few blocks (a reading costs ~0.1 µs, as much as a simple
- * block), and sooner once the blocks since the last reading handled this much text: every
- * block is bounded by the limits, so a few unread ones stay far below a slice's overrun.
- */
-const BLOCKS_PER_CLOCK_READING = 4;
-const WORK_PER_CLOCK_READING = 64 * 1024;
-
-/** The state of one execution: variable slots, the request, the outcome, the time it used. */
 export class FlowRun {
   /** Query parameters first, then variables; the slot table is fixed by `prepareFlow`. */
   readonly vars: unknown[];
@@ -43,40 +24,68 @@ export class FlowRun {
   readonly scheduler: FlowScheduler;
   /** Epoch milliseconds, or Infinity. */
   readonly deadlineAt: number;
-  /** Time on the event loop used by the slices that ended. */
-  cpuUsedMs = 0;
-  /** Characters handled since the clock was last read (sizes checked, regex work). */
-  private work = 0;
-  private blocksUntilClock = BLOCKS_PER_CLOCK_READING;
+  /** Told what every block did (test runs), already marked with the iteration inside a loop; null on live requests. */
+  readonly tracer: FlowTracer | null;
   /** Set by a block that did nothing (read and cleared by a tracer). */
   skipped: SkipReason | null = null;
   /** What a skipped block would have done (a dry-run email's message), for a tracer; else undefined. */
   shown: unknown = undefined;
-  private readonly deadlineTick: number;
-  private sliceStart: number;
-  private sliceMs = FIRST_SLICE_MS;
-  private time: Date | null = null;
-  private interrupt: Interrupt | null = null;
-  private readonly externalSignal: AbortSignal | undefined;
-  /** Bytes of the kept values, as `keep` counts them: in all, and per slot once a value is kept. */
-  private heldBytes = 0;
+  /** Set by a block that failed and let the flow go on, its result saying why (read and cleared by a tracer). */
+  failure: CaughtError | null = null;
+  /** Bytes of the values this scope kept, per slot (null until the first). */
   private slotBytes: number[] | null = null;
-  private readonly memory: MemoryAccount | undefined;
+  /** Fires when the iteration this scope runs is cancelled (another one answered); null outside loops. */
+  private readonly cancel: AbortSignal | null;
+  private combinedSignal: AbortSignal | null = null;
+  /** How many Call Function blocks led to this scope (0 for an endpoint's own run and its iterations). */
+  readonly depth: number;
 
   constructor(
     readonly request: FlowRequest,
     readonly ports: FlowPorts,
     slotCount: number,
-    bounds: RunBounds,
+    bounds: RunBounds | RunBudget,
+    scope?: { vars: unknown[]; cancel: AbortSignal | null; tracer: FlowTracer | null; depth: number },
   ) {
-    this.vars = new Array<unknown>(slotCount).fill(null);
-    this.limits = bounds.limits;
-    this.scheduler = bounds.scheduler;
-    this.deadlineAt = bounds.deadlineAt;
-    this.externalSignal = bounds.signal;
-    this.memory = bounds.memory;
-    this.sliceStart = clock();
-    this.deadlineTick = bounds.deadlineAt === Infinity ? Infinity : this.sliceStart + (bounds.deadlineAt - Date.now());
+    this.budget = bounds instanceof RunBudget ? bounds : new RunBudget(bounds);
+    this.vars = scope?.vars ?? new Array<unknown>(slotCount).fill(null);
+    this.limits = this.budget.limits;
+    this.scheduler = this.budget.scheduler;
+    this.deadlineAt = this.budget.deadlineAt;
+    this.tracer = scope ? scope.tracer : this.budget.tracer;
+    this.cancel = scope?.cancel ?? null;
+    this.depth = scope?.depth ?? 0;
+  }
+
+  readonly budget: RunBudget;
+
+  /** A scope for one loop iteration: it reads every value set so far; what it sets stays in it. */
+  iterationScope(cancel: AbortSignal, tracer: FlowTracer | null): FlowRun {
+    return new FlowRun(this.request, this.ports, this.vars.length, this.budget, { vars: this.vars.slice(), cancel, tracer, depth: this.depth });
+  }
+
+  /**
+   * A scope for a function this run calls (Call Function): slots of its own, the same request,
+   * ports and budget (time, deadline, memory, iterations), cancelled with this scope, one level deeper.
+   */
+  callScope(slotCount: number, tracer: FlowTracer | null): FlowRun {
+    const vars = new Array<unknown>(slotCount).fill(null);
+    return new FlowRun(this.request, this.ports, slotCount, this.budget, { vars, cancel: this.cancel, tracer, depth: this.depth + 1 });
+  }
+
+  /** True once the iteration this scope runs was cancelled. */
+  get cancelled(): boolean {
+    return this.cancel !== null && this.cancel.aborted;
+  }
+
+  /** Time on the event loop the whole run (callers, functions and iterations) used in the slices that ended. */
+  get cpuUsedMs(): number {
+    return this.budget.cpuUsedMs;
+  }
+
+  /** The running block's console output (Run Code): shown in a test run's trace, dropped otherwise. */
+  log(lines: readonly ConsoleLine[]): void {
+    if (lines.length > 0) this.tracer?.blockLogged?.(lines);
   }
 
   /** Marks the running block as skipped: it had no port to call (or a test run only shows the email). */
@@ -85,10 +94,18 @@ export class FlowRun {
     this.shown = shown;
   }
 
+  /**
+   * Marks the running block as failed though the flow goes on (Send External Request without an
+   * error handle: `{NAME.error}` holds the reason), so a test run shows it failed.
+   */
+  failedAndWentOn(failure: CaughtError): void {
+    if (this.tracer !== null) this.failure = failure;
+  }
+
   /** One clock reading per run, so `{current_time}` and `{current_date}` agree. */
   now(): Date {
-    if (this.time === null) this.time = this.ports.now ? this.ports.now() : new Date();
-    return this.time;
+    if (this.budget.time === null) this.budget.time = this.ports.now ? this.ports.now() : new Date();
+    return this.budget.time;
   }
 
   /**
@@ -105,24 +122,25 @@ export class FlowRun {
     return this.ports.uuid ? this.ports.uuid() : globalThis.crypto.randomUUID();
   }
 
-  /** Fires at the deadline or on cancellation; pass it to every port call. */
+  /** Fires at the deadline, on cancellation, or when this iteration is cancelled; pass it to every port call. */
   get signal(): AbortSignal {
-    return this.interruptor().signal;
+    const run = this.budget.interruptor().signal;
+    if (this.cancel === null) return run;
+    return (this.combinedSignal ??= AbortSignal.any([run, this.cancel]));
   }
 
   interruptor(): Interrupt {
-    if (this.interrupt === null) this.interrupt = new Interrupt(this.deadlineAt, this.externalSignal);
-    return this.interrupt;
+    return this.budget.interruptor();
   }
 
   /** Called after every block: whether to read the clock now (`sliceUsedUp`). */
   clockDue(): boolean {
-    return --this.blocksUntilClock <= 0 || this.work > WORK_PER_CLOCK_READING;
+    return this.budget.clockDue();
   }
 
   /** Counts work a block did without a size check (a regular expression: text × pattern). */
   countWork(units: number): void {
-    this.work += units;
+    this.budget.work += units;
   }
 
   /**
@@ -130,23 +148,15 @@ export class FlowRun {
    * `RunInterrupted` when the deadline passed or the CPU budget ran out.
    */
   sliceUsedUp(): boolean {
-    this.work = 0;
-    this.blocksUntilClock = BLOCKS_PER_CLOCK_READING;
-    const now = clock();
-    if (now >= this.deadlineTick) throw new RunInterrupted('deadline');
-    const used = now - this.sliceStart;
-    if (this.cpuUsedMs + used >= this.limits.cpuBudgetMs) throw new RunInterrupted('cpu_budget');
-    return used >= this.sliceMs;
+    return this.budget.sliceUsedUp();
   }
 
   startSlice(sliceMs: number): void {
-    this.sliceStart = clock();
-    this.sliceMs = sliceMs;
+    this.budget.startSlice(sliceMs);
   }
 
   endSlice(): void {
-    this.cpuUsedMs += clock() - this.sliceStart;
-    this.scheduler.sliceEnded();
+    this.budget.endSlice();
   }
 
   /**
@@ -154,7 +164,7 @@ export class FlowRun {
    * measured by `valueSize` stops counting past the limit, hence "at least".)
    */
   fit(size: number, what = 'result'): void {
-    this.work += size;
+    this.budget.work += size;
     if (size > this.limits.maxValueChars) {
       throw new ValueTooLarge(`the ${what} would be at least ${formatCount(size)} characters; the limit is ${formatCount(this.limits.maxValueChars)}`);
     }
@@ -168,39 +178,38 @@ export class FlowRun {
 
   /**
    * Stores a block's value in its variable slot, once its memory fits the run's budget
-   * (FLOW_MAX_RUN_BYTES) together with the values the run keeps already; a value replaced in
-   * its slot no longer counts. Text counts 2 bytes per character (V8 keeps text in 1 or 2 per
-   * character); a list or object 2 bytes per character of its JSON, which stays below its real
-   * size in the heap for small values, so the budget bounds what a run can pile up rather than
-   * measuring it exactly.
+   * (FLOW_MAX_RUN_BYTES) together with the values the run keeps already (in every scope); a
+   * value replaced in its slot by the same scope no longer counts. Text counts 2 bytes per
+   * character (V8 keeps text in 1 or 2 per character); a list or object 2 bytes per character
+   * of its JSON, which stays below its real size in the heap for small values, so the budget
+   * bounds what a run can pile up rather than measuring it exactly.
    */
   keep(slot: number, value: unknown): void {
     const sizes = (this.slotBytes ??= new Array<number>(this.vars.length).fill(0));
-    const room = this.limits.maxRunBytes - this.heldBytes + sizes[slot];
+    const room = this.limits.maxRunBytes - this.budget.heldBytes + sizes[slot];
     const bytes = bytesOf(value, room);
-    if (bytes > room) {
-      const total = this.heldBytes - sizes[slot] + bytes;
-      throw new RunMemoryExceeded(
-        `the values this run keeps would take at least ${formatCount(total)} bytes; the limit (FLOW_MAX_RUN_BYTES) is ${formatCount(this.limits.maxRunBytes)}`,
-      );
-    }
-    const change = bytes - sizes[slot];
-    if (this.memory !== undefined && !this.memory.add(change)) throw new RunInterrupted('memory');
+    this.budget.hold(bytes - sizes[slot]);
     sizes[slot] = bytes;
-    this.heldBytes += change;
     this.vars[slot] = value;
+  }
+
+  /** Ends an iteration's (or a called function's) scope: the values only it kept no longer count. */
+  release(): void {
+    if (this.slotBytes === null) return;
+    let bytes = 0;
+    for (const size of this.slotBytes) bytes += size;
+    this.slotBytes = null;
+    if (bytes !== 0) this.budget.hold(-bytes);
   }
 
   /** Ends the run: its values no longer count against its project, and its deadline timer stops. */
   dispose(): void {
-    if (this.memory !== undefined && this.heldBytes !== 0) this.memory.add(-this.heldBytes);
-    this.heldBytes = 0;
-    this.interrupt?.dispose();
+    this.budget.dispose();
   }
 }
 
 /** Memory of a value as `FlowRun.keep` counts it; stops counting soon after `limit` (then "at least"). */
-function bytesOf(value: unknown, limit: number): number {
+export function bytesOf(value: unknown, limit: number): number {
   if (typeof value === 'string') return 2 * value.length;
   if (value === null || typeof value !== 'object') return 8;
   return 2 * valueSize(value, Math.ceil(limit / 2));

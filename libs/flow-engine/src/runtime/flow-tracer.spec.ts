@@ -1,8 +1,9 @@
-import type { FlowTracer, SkipReason, TracedBlock } from './flow-tracer';
+import { EgressError } from '../ports';
+import type { CaughtError, FlowTracer, SkipReason, TracedBlock } from './flow-tracer';
 import type { FlowResult } from './flow-io';
 import { graphFlow, linearFlow, request, runFlow } from '../testing/flow-fixtures';
 
-type Entry = { id: string; type: string; status: 'running' | 'ok' | 'error'; stored?: unknown; branch?: boolean | null; skipped?: SkipReason | null; error?: string };
+type Entry = { id: string; type: string; status: 'running' | 'ok' | 'error'; stored?: unknown; branch?: boolean | null; skipped?: SkipReason | null; error?: string; failed?: CaughtError };
 
 /** Records the tracer's calls as the Workshop's trace would. */
 function recordingTracer() {
@@ -40,6 +41,33 @@ describe('flow tracer', () => {
       { id: 'c', type: 'condition', status: 'ok', stored: undefined, branch: true, skipped: null },
       { id: 'yes', type: 'respond', status: 'ok', stored: { type: 'response', status: 201, body: { hello: 'Ada' } }, branch: null, skipped: null },
     ]);
+  });
+
+  it('tells that a request which got no answer failed, with the reason, while the flow goes on (no error handle)', async () => {
+    const { tracer, entries } = recordingTracer();
+    const http = { request: async () => Promise.reject(new EgressError('connection_failed', 'connection failed (ECONNREFUSED)')) };
+    const flow = linearFlow([
+      { id: 'h', type: 'http_request', config: { name: 'api', url: 'https://api.example.com' } },
+      { id: 'r', type: 'respond', config: { status: 200, body: { error: '{api.error}' } } },
+    ]);
+    await expect(runFlow(flow, { options: { tracer }, ports: { http } })).resolves.toEqual({ type: 'response', status: 200, body: { error: 'connection_failed' } });
+    expect(entries[0]).toMatchObject({
+      id: 'h',
+      stored: { status: null, error: 'connection_failed' },
+      failed: { code: 'connection_failed', message: 'the request failed: connection failed (ECONNREFUSED)' },
+    });
+    expect(entries[1]).not.toHaveProperty('failed');
+
+    const answered = { request: async () => ({ status: 404, headers: {}, body: 'no' }) };
+    // A refusal of the egress guard does not tell the flow what an internal name resolved to.
+    const blocked = { request: async () => Promise.reject(new EgressError('egress_blocked', 'db.internal is not reachable from flows: 10.0.0.5 is private')) };
+    const { tracer: third, entries: refused } = recordingTracer();
+    await runFlow(flow, { options: { tracer: third }, ports: { http: blocked } });
+    expect(refused[0]).toMatchObject({ failed: { code: 'egress_blocked', message: 'the request failed: flows may not reach this address' } });
+
+    const { tracer: second, entries: again } = recordingTracer();
+    await runFlow(flow, { options: { tracer: second }, ports: { http: answered } });
+    expect(again[0]).not.toHaveProperty('failed');
   });
 
   it('shows the message of a dry-run email instead of queueing it, after the same checks', async () => {

@@ -1,12 +1,40 @@
+import type { FlowResult } from './flow-io';
 /**
  * Thrown by a block executor when the block cannot do its work; the executor turns it into a
  * `flow_error` result whose message starts with the block's label and id:
  * "Decode Text (n3): input is not valid hex".
  */
 export class BlockFailure extends Error {
-  constructor(message: string) {
+  /**
+   * `code` and `status` are what `{REF.error}` holds when the block's `error` handle is
+   * connected (`timeout`, `http_status` with the answer's status, …); `failed` by default.
+   * `answers`: the run's answer (when nothing catches the failure) has this code and status
+   * (Run Code's `code_timeout` 504); otherwise it is a 500 `flow_error`.
+   */
+  constructor(
+    message: string,
+    readonly code = 'failed',
+    readonly status?: number,
+    readonly answers = false,
+  ) {
     super(message);
     this.name = 'BlockFailure';
+  }
+}
+
+/** Thrown by Call Function when a value does not fit the function's input: 422 `invalid_argument`. */
+export class InvalidArgument extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvalidArgument';
+  }
+}
+
+/** Thrown by Call Function when the function's run failed: the caller's run fails with the same status and code. */
+export class FunctionFailed extends Error {
+  constructor(readonly result: Extract<FlowResult, { type: 'error' }>) {
+    super(result.message);
+    this.name = 'FunctionFailed';
   }
 }
 
@@ -48,5 +76,16 @@ export class RunInterrupted extends Error {
   constructor(readonly reason: keyof typeof INTERRUPTIONS) {
     super(INTERRUPTIONS[reason]);
     this.name = 'RunInterrupted';
+  }
+}
+
+/**
+ * Thrown when a run would start more loop iterations than FLOW_MAX_ITERATIONS allows in all;
+ * the executor turns it into a 422 `iteration_limit` result naming the For Each block.
+ */
+export class IterationLimitReached extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'IterationLimitReached';
   }
 }

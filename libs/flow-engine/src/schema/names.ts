@@ -15,6 +15,8 @@ export const RESERVED_ROOTS: ReadonlySet<string> = new Set([
   'body',
   'request',
   'secrets',
+  'input',
+  'schedule',
   'current_time',
   'current_date',
   'uuid',

@@ -3,7 +3,7 @@ import type { JsonValue } from '../json';
 
 /**
  * Where a reference reads from. `var` covers `{local.X}`, `{result.X}` and `{BLOCK_NAME…}` (one
- * namespace: a later block with the same name overrides). `secret` is `{secrets.NAME}`, a value
+ * namespace: a later block with the same name overrides). `input` is a function's `{input.NAME}`; `secret` is `{secrets.NAME}`, a value
  * of the project's secrets given to the run (never stored in the flow). `invalid` only appears in flows that
  * fail validation; a compiled flow never contains it.
  */
@@ -19,6 +19,8 @@ export const REFERENCE_SOURCES = [
   'current_date',
   'uuid',
   'secret',
+  'input',
+  'schedule',
   'invalid',
 ] as const;
 export type ReferenceSource = (typeof REFERENCE_SOURCES)[number];

@@ -51,6 +51,10 @@ export function parseReference(text: string): Reference {
       return { source: 'body', path: rest, text };
     case 'secrets':
       return rest.length > 0 ? { source: 'secret', name: rest[0], path: rest.slice(1), text } : invalid(text);
+    case 'input':
+      return rest.length > 0 ? { source: 'input', name: rest[0], path: rest.slice(1), text } : invalid(text);
+    case 'schedule':
+      return rest.length > 0 ? { source: 'schedule', name: rest[0], path: rest.slice(1), text } : invalid(text);
     case 'request':
       return parseRequestReference(rest, text);
     default:

@@ -4,6 +4,7 @@ import { lookupPath, toPathSegments } from './path-lookup';
 import type { Reference, TemplateAst } from './template-ast';
 import { valueSize } from '../runtime/value-size';
 import { toText } from './to-text';
+import { errorVariable } from './error-variable';
 
 export type Resolver<T = unknown> = (run: FlowRun) => T;
 
@@ -11,6 +12,8 @@ export type Resolver<T = unknown> = (run: FlowRun) => T;
 export interface SlotTable {
   param(name: string): number;
   variable(name: string): number;
+  /** A function's input (`{input.NAME}`). */
+  input(name: string): number;
 }
 
 /**
@@ -18,7 +21,11 @@ export interface SlotTable {
  * nothing: a reference becomes a slot read or a property walk, text becomes one concatenation.
  */
 export class ResolverFactory {
-  constructor(private readonly slots: SlotTable) {}
+  /** `caught`: names of blocks whose `error` handle is connected; `{NAME.error…}` reads their failure. */
+  constructor(
+    private readonly slots: SlotTable,
+    private readonly caught: ReadonlySet<string> = new Set(),
+  ) {}
 
   /** The template's value with its JSON type (a lone reference keeps number, object, …). */
   value(ast: TemplateAst): Resolver {
@@ -111,6 +118,11 @@ export class ResolverFactory {
   }
 
   private reference(ref: Reference): Resolver {
+    if (ref.source === 'var' && ref.via === 'block' && ref.path[0] === 'error' && this.caught.has(requireName(ref))) {
+      const slot = this.slots.variable(errorVariable(requireName(ref)));
+      const below = toPathSegments(ref.path.slice(1));
+      return below.length === 0 ? (run) => run.vars[slot] : (run) => lookupPath(run.vars[slot], below);
+    }
     const path = toPathSegments(ref.path);
     const base = this.referenceBase(ref);
     if (path.length === 0) return base;
@@ -126,6 +138,14 @@ export class ResolverFactory {
       case 'var': {
         const slot = this.slots.variable(requireName(ref));
         return (run) => run.vars[slot];
+      }
+      case 'input': {
+        const slot = this.slots.input(requireName(ref));
+        return (run) => run.vars[slot];
+      }
+      case 'schedule': {
+        const field = requireName(ref) === 'name' ? 'name' : 'time';
+        return (run) => run.request.schedule?.[field] ?? null;
       }
       case 'body':
         return (run) => (run.request.body === undefined ? null : run.request.body);

@@ -145,7 +145,10 @@ async function vet(
     refusals.push(`${candidate.address} is ${reason}`);
   }
   if (refusals.length === 0) throw new EgressError('connection_failed', `${host} has no address`);
-  throw new EgressError('egress_blocked', `${host} is not reachable from flows: ${refusals.join(', ')}`);
+  // A literal address is the flow's own: say why. A name's addresses are the network's: naming
+  // them would let a project map internal DNS through its error messages.
+  if (literal) throw new EgressError('egress_blocked', `${host} is not reachable from flows: ${refusals.join(', ')}`);
+  throw new EgressError('egress_blocked', `${host} is not reachable from flows (it resolves only to addresses flows may not reach)`);
 }
 
 function send(

@@ -100,11 +100,16 @@ describe('HttpPort (egress guard) against a stand-in on 127.0.0.1', () => {
     expect(remote.requests.length).toBe(before);
   });
 
-  it('refuses a hostname that resolves to 127.0.0.1 (localhost) when not allowed', async () => {
+  it('refuses a hostname that resolves to 127.0.0.1 (localhost) when not allowed, without naming the addresses it resolved to', async () => {
     const before = remote.requests.length;
     const url = `http://localhost:${remote.port}/json`;
     expect(await egressCode(createHttpPort().request({ method: 'GET', url, headers: {} }, never()))).toBe('egress_blocked');
     expect(remote.requests.length).toBe(before);
+    const refusal = await createHttpPort().request({ method: 'GET', url, headers: {} }, never()).catch((error: unknown) => error as Error);
+    expect((refusal as Error).message).toBe('localhost is not reachable from flows (it resolves only to addresses flows may not reach)');
+    // A literal address is the flow's own: the reason is given.
+    const literal = await createHttpPort().request({ method: 'GET', url: 'http://10.0.0.1/', headers: {} }, never()).catch((error: unknown) => error as Error);
+    expect((literal as Error).message).toMatch(/^10\.0\.0\.1 is not reachable from flows: 10\.0\.0\.1 is /);
   });
 
   it.each(['http://169.254.169.254/latest/meta-data/', 'http://[::ffff:169.254.169.254]/', 'http://[::1]/', 'http://10.0.0.1/', 'http://0x7f.1/'])(

@@ -9,9 +9,8 @@
  */
 import type { PublishedProject } from '@flowgate/contracts';
 import { IntegrationError, type EmailPort, type FlowPorts, type ImagePort, type TextGenerationPort } from '@flowgate/flow-engine';
-import { createDataPort } from '@flowgate/data-tables';
+import { createDataPort, type FairDataPool } from '@flowgate/data-tables';
 import type { Logger, RedisClient, SecretBox } from '@flowgate/platform';
-import type { Pool } from 'pg';
 import { createSharedIntegrations, loadIntegrations, type FlowPortsSettings, type SharedIntegrations } from './shared-integrations';
 
 export interface FlowPortsDeps {
@@ -21,8 +20,8 @@ export interface FlowPortsDeps {
   /** Decrypts `api_key_encrypted` of the published integrations. */
   secrets: SecretBox;
   logger: Logger;
-  /** The pool on DATA_DATABASE_URL (data tables), asked for when a table block first runs; without it the table blocks fail. Closed by its owner. */
-  data?: () => Pool;
+  /** The pool on DATA_DATABASE_URL (data tables), shared fairly between projects, asked for when a table block first runs; without it the table blocks fail. Closed by its owner. */
+  data?: () => FairDataPool;
   /** Set by `createFlowPortsContext`; built on first use when absent. */
   integrations?: SharedIntegrations;
 }
@@ -73,6 +72,16 @@ export function buildFlowPorts(project: PortsProject, deps: FlowPortsDeps): Flow
       },
     },
     regex: { match: (task, signal) => shared.heavyWork().matchRegex(project.id, task, signal) },
+    // Short code runs at once on this thread; code that needs longer runs again in the pool (code-sandbox/).
+    code: {
+      runNow: (task) => shared.inlineCode().runNow(task),
+      run: async (task, signal) => {
+        // Here because the code needs more than its first millisecond, or because the sandbox of this thread was still loading.
+        const inline = shared.inlineCode();
+        const now = !inline.isLoaded && (await inline.loaded()) ? inline.runNow(task) : null;
+        return now ?? shared.heavyWork().runCode(project.id, task, signal);
+      },
+    },
   };
   // Live requests, preview and test runs read and write the same tables.
   if (deps.data) ports.data = createDataPort(deps.data, project.id, project.tables ?? []);
@@ -114,11 +123,10 @@ function decrypt(deps: FlowPortsDeps, project: PortsProject, kind: string, seale
 const UNDECRYPTABLE = 'the integration key cannot be decrypted by this gateway; re-save the integration or check FLOWGATE_ENCRYPTION_KEY';
 
 function unusableTextGeneration(): TextGenerationPort {
-  return {
-    generate: async () => {
-      throw new IntegrationError('anthropic', UNDECRYPTABLE);
-    },
+  const refuse = async (): Promise<never> => {
+    throw new IntegrationError('anthropic', UNDECRYPTABLE);
   };
+  return { generate: refuse, stream: refuse };
 }
 
 function unusableEmail(verifiedDomains: string[]): EmailPort {

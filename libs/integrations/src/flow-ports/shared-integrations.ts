@@ -2,6 +2,7 @@ import { bullmqPrefix, createRedisClient, type Logger, type RedisClient, type Re
 import type { HttpPort } from '@flowgate/flow-engine';
 import type { Queue } from 'bullmq';
 import type { GuardedFetch } from '../egress/guarded-fetch';
+import type { InlineCodeSandbox } from '../code-sandbox/inline-code-sandbox';
 import type { HeavyWorkPool } from '../heavy-work/heavy-work-pool';
 import type { ImageStore } from '../images/image-store';
 import type { IntegrationsConfig } from '../integrations.config';
@@ -16,6 +17,8 @@ export interface FlowPortsSettings {
   workerThreads: number;
   workerQueue: number;
   workerTaskMs: number;
+  /** CODE_MEMORY_MB: what one Run Code execution may allocate. */
+  codeMemoryMb: number;
 }
 
 export interface LoadedIntegrations {
@@ -29,8 +32,10 @@ export interface LoadedIntegrations {
 export interface SharedIntegrations {
   /** Loads the adapters on first call. */
   loaded(): LoadedIntegrations;
-  /** Worker threads for image filters and long regular expressions, started on first use. */
+  /** Worker threads for image filters, long regular expressions and Run Code, started on first use. */
   heavyWork(): HeavyWorkPool;
+  /** Run Code's sandbox on this thread (short code), loaded on first use. */
+  inlineCode(): InlineCodeSandbox;
   emailQueue(): Queue;
   close(): Promise<void>;
 }
@@ -84,9 +89,18 @@ export function createSharedIntegrations(
   let queue: Queue | null = null;
   let queueConnection: RedisClient | null = null;
   let pool: HeavyWorkPool | null = null;
+  let inlineCode: InlineCodeSandbox | null = null;
   return {
     loaded: load,
-    heavyWork: () => (pool ??= (require('../heavy-work/heavy-work-pool') as typeof import('../heavy-work/heavy-work-pool')).createHeavyWorkPool({ threads: deps.settings.workerThreads, maxQueue: deps.settings.workerQueue, taskMs: deps.settings.workerTaskMs })),
+    heavyWork: () =>
+      (pool ??= (require('../heavy-work/heavy-work-pool') as typeof import('../heavy-work/heavy-work-pool')).createHeavyWorkPool({
+        threads: deps.settings.workerThreads,
+        maxQueue: deps.settings.workerQueue,
+        taskMs: deps.settings.workerTaskMs,
+        codeMemoryMb: deps.settings.codeMemoryMb,
+      })),
+    inlineCode: () =>
+      (inlineCode ??= new (require('../code-sandbox/inline-code-sandbox') as typeof import('../code-sandbox/inline-code-sandbox')).InlineCodeSandbox(deps.settings.codeMemoryMb)),
     emailQueue() {
       // Opened on the first project with an email integration: one connection per process.
       if (!queue) {

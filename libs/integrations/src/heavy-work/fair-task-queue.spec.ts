@@ -19,11 +19,12 @@ afterEach(async () => {
 
 /** A queue whose tasks finish when the test says so; `started` lists them in the order they got a thread. */
 function controlled(options: { threads?: number; maxQueuePerProject?: number; taskMs?: number } = {}) {
+  const clock = { ms: 0 };
   const started: string[] = [];
   const finishers = new Map<string, () => void>();
   const stopped: string[] = [];
   const queue = new FairTaskQueue<string, string>(
-    { threads: options.threads ?? 1, maxQueuePerProject: options.maxQueuePerProject ?? 10, taskMs: options.taskMs ?? 60_000 },
+    { threads: options.threads ?? 1, maxQueuePerProject: options.maxQueuePerProject ?? 10, taskMs: options.taskMs ?? 60_000, now: () => clock.ms },
     (task, signal, running) =>
       new Promise((resolve, reject) => {
         started.push(task);
@@ -38,7 +39,7 @@ function controlled(options: { threads?: number; maxQueuePerProject?: number; ta
     finishers.get(task)!();
     await flush();
   };
-  return { queue, started, stopped, finish };
+  return { queue, started, stopped, finish, clock };
 }
 
 describe('FairTaskQueue', () => {
@@ -56,12 +57,26 @@ describe('FairTaskQueue', () => {
     await expect(Promise.all(results)).resolves.toEqual(['noisy 1', 'noisy 2', 'noisy 3', 'quiet 1']);
   });
 
-  it('takes turns between projects that both have a backlog', async () => {
+  it('takes turns between projects whose tasks cost the same', async () => {
     const { queue, started, finish } = controlled();
     for (const task of ['a 1', 'a 2', 'a 3']) void queue.run('a', task, NEVER);
     for (const task of ['b 1', 'b 2']) void queue.run('b', task, NEVER);
     for (const task of ['a 1', 'b 1', 'a 2', 'b 2']) await finish(task);
     expect(started).toEqual(['a 1', 'b 1', 'a 2', 'b 2', 'a 3']);
+  });
+
+  it('gives threads by thread time consumed: cheap tasks of one project go before the next costly task of another', async () => {
+    const { queue, started, finish, clock } = controlled();
+    for (const task of ['costly 1', 'costly 2']) void queue.run('costly', task, NEVER);
+    for (const task of ['cheap 1', 'cheap 2', 'cheap 3']) void queue.run('cheap', task, NEVER);
+    clock.ms += 1000; // the costly task held the thread a second
+    await finish('costly 1');
+    for (const task of ['cheap 1', 'cheap 2', 'cheap 3']) {
+      clock.ms += 10;
+      await finish(task);
+    }
+    // Turn by turn it would have been costly 1, cheap 1, costly 2, …
+    expect(started).toEqual(['costly 1', 'cheap 1', 'cheap 2', 'cheap 3', 'costly 2']);
   });
 
   it("stops a task at its deadline (the thread is terminated) with a clear error, and starts the next", async () => {

@@ -1,4 +1,5 @@
 import { IntegrationError } from '@flowgate/flow-engine';
+import { FairShares, ShareQueueFull } from '@flowgate/platform';
 
 /**
  * Starts a task on a thread; the signal fires when it must stop (the thread is then
@@ -14,116 +15,57 @@ export interface FairTaskQueueOptions {
   maxQueuePerProject: number;
   /** Longest a task may run on a thread before it is stopped (and its thread replaced). */
   taskMs: number;
-}
-
-interface Waiting<T, R> {
-  task: T;
-  signal: AbortSignal;
-  resolve(result: R): void;
-  reject(error: unknown): void;
-  onAbort(): void;
-}
-
-interface ProjectTasks<T, R> {
-  waiting: Array<Waiting<T, R>>;
-  running: number;
+  /** Tests: a clock of their own (what a project consumed is thread time on it). */
+  now?: () => number;
 }
 
 /**
- * The heavy-work pool's threads shared fairly between projects: a queue per project, and a
- * thread that comes free goes to the waiting project with the fewest tasks running (ties in
- * round-robin order), so a project that sends many long tasks holds at most its share of the
- * threads and another project's task waits for one task at most, not for the whole backlog.
- * A task running longer than `taskMs` is stopped, which terminates its thread (Piscina starts
- * another), so no task can hold a thread for good.
+ * The heavy-work pool's threads shared between projects by the thread time each consumed
+ * (FairShares): a queue per project, and a thread that comes free goes to the waiting project
+ * whose tasks held threads the least of late (its running ones included), so a project sending
+ * many long tasks gets threads in proportion to their cost, not one per turn, and another
+ * project's cheap task waits for one task at most. A task running longer than `taskMs` is
+ * stopped, which terminates its thread (Piscina starts another), so no task holds a thread for good.
  */
 export class FairTaskQueue<T, R> {
-  /** Projects with tasks waiting or running, in round-robin order (a project served moves to the end). */
-  private readonly projects = new Map<string, ProjectTasks<T, R>>();
-  private running = 0;
+  private readonly shares: FairShares;
 
   constructor(
     private readonly options: FairTaskQueueOptions,
     private readonly start: StartTask<T, R>,
-  ) {}
+  ) {
+    this.shares = new FairShares({ capacity: options.threads, perTenant: options.threads, now: options.now });
+  }
 
   run(projectId: string, task: T, signal: AbortSignal): Promise<R> {
     if (signal.aborted) return Promise.reject(signal.reason);
-    let project = this.projects.get(projectId);
-    if (project === undefined) this.projects.set(projectId, (project = { waiting: [], running: 0 }));
-    if (this.running < this.options.threads && project.waiting.length === 0) return this.launch(projectId, project, task, signal);
-    if (project.waiting.length >= this.options.maxQueuePerProject) {
-      return Promise.reject(
-        new IntegrationError('gateway', `this project already has ${this.options.maxQueuePerProject} tasks waiting for a worker thread; try again shortly`),
-      );
-    }
-    const owner = project;
-    return new Promise<R>((resolve, reject) => {
-      const waiting: Waiting<T, R> = {
-        task,
-        signal,
-        resolve,
-        reject,
-        onAbort: () => {
-          owner.waiting.splice(owner.waiting.indexOf(waiting), 1);
-          this.forget(projectId, owner);
-          reject(signal.reason);
-        },
-      };
-      owner.waiting.push(waiting);
-      signal.addEventListener('abort', waiting.onAbort, { once: true });
-    });
+    // A free thread starts the task at once; else it waits for its project's turn.
+    const free = this.shares.tryAcquire(projectId);
+    if (free !== null) return this.launch(task, signal).finally(() => free.release());
+    return this.shares.acquire(projectId, signal, this.options.maxQueuePerProject).then(
+      (held) => this.launch(task, signal).finally(() => held.release()),
+      (error: unknown) => {
+        if (!(error instanceof ShareQueueFull)) throw error;
+        throw new IntegrationError('gateway', `this project already has ${this.options.maxQueuePerProject} tasks waiting for a worker thread; try again shortly`);
+      },
+    );
   }
 
-  private launch(projectId: string, project: ProjectTasks<T, R>, task: T, signal: AbortSignal): Promise<R> {
-    this.running++;
-    project.running++;
-    // The project just served goes to the end of the round.
-    this.projects.delete(projectId);
-    this.projects.set(projectId, project);
+  private async launch(task: T, signal: AbortSignal): Promise<R> {
     const deadline = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     const running = (): void => {
       timer ??= setTimeout(() => deadline.abort(), this.options.taskMs).unref();
     };
-    const stop = AbortSignal.any([signal, deadline.signal]);
-    const ended = (): void => {
+    try {
+      return await this.start(task, AbortSignal.any([signal, deadline.signal]), running);
+    } catch (error) {
+      if (deadline.signal.aborted && !signal.aborted) {
+        throw new IntegrationError('gateway', `the work ran longer than ${this.options.taskMs} ms on a worker thread and was stopped`);
+      }
+      throw error;
+    } finally {
       clearTimeout(timer);
-      this.next();
-      this.running--;
-      project.running--;
-      this.forget(projectId, project);
-    };
-    return this.start(task, stop, running).then(
-      (result) => {
-        ended();
-        return result;
-      },
-      (error: unknown) => {
-        ended();
-        if (deadline.signal.aborted && !signal.aborted) {
-          throw new IntegrationError('gateway', `the work ran longer than ${this.options.taskMs} ms on a worker thread and was stopped`);
-        }
-        throw error;
-      },
-    );
-  }
-
-  /** Hands the thread that is coming free (still counted as running) to the next waiting project. */
-  private next(): void {
-    let chosen: [string, ProjectTasks<T, R>] | null = null;
-    for (const entry of this.projects) {
-      if (entry[1].waiting.length > 0 && (chosen === null || entry[1].running < chosen[1].running)) chosen = entry;
     }
-    if (chosen === null) return;
-    const [projectId, project] = chosen;
-    const waiting = project.waiting.shift()!;
-    waiting.signal.removeEventListener('abort', waiting.onAbort);
-    // The thread is handed over after the ended task's own bookkeeping.
-    queueMicrotask(() => this.launch(projectId, project, waiting.task, waiting.signal).then(waiting.resolve, waiting.reject));
-  }
-
-  private forget(projectId: string, project: ProjectTasks<T, R>): void {
-    if (project.running === 0 && project.waiting.length === 0) this.projects.delete(projectId);
   }
 }

@@ -1,10 +1,11 @@
-import type { RegexOutcome, RegexTask } from '@flowgate/flow-engine';
+import type { CodeOutcome, CodeTask, RegexOutcome, RegexTask } from '@flowgate/flow-engine';
 import { TYPESCRIPT_HOOK } from '@flowgate/platform';
 import path from 'node:path';
 import { MessageChannel } from 'node:worker_threads';
 import Piscina from 'piscina';
 import type { ImageFilterOutcome, ImageFilterTask } from '../images/image-filter';
 import { FairTaskQueue } from './fair-task-queue';
+import { movableBytes } from './movable-bytes';
 import type { HeavyResult, HeavyTask } from './heavy-work.worker';
 
 export interface HeavyWorkPoolOptions {
@@ -14,12 +15,15 @@ export interface HeavyWorkPoolOptions {
   maxQueue: number;
   /** Longest a task may run on a thread (FLOW_WORKER_TASK_MS); then the thread is terminated and replaced. */
   taskMs: number;
+  /** CODE_MEMORY_MB: the memory of Run Code's sandbox on each thread. */
+  codeMemoryMb: number;
 }
 
 /** Every task names its project: the threads are shared between projects fairly (fair-task-queue.ts). */
 export interface HeavyWorkPool {
   matchRegex(projectId: string, task: RegexTask, signal: AbortSignal): Promise<RegexOutcome>;
   filterImage(projectId: string, task: ImageFilterTask, signal: AbortSignal): Promise<ImageFilterOutcome>;
+  runCode(projectId: string, task: CodeTask, signal: AbortSignal): Promise<CodeOutcome>;
   close(): Promise<void>;
 }
 
@@ -33,7 +37,7 @@ const IDLE_MS = 30_000;
 
 /**
  * Worker threads for work that grows with its input (image filters, long regular
- * expressions). A task is stopped when its signal fires (the flow's deadline or a cancelled
+ * expressions, Run Code that needs more than a millisecond). A task is stopped when its signal fires (the flow's deadline or a cancelled
  * request) or after `taskMs` on its thread: Piscina terminates the thread running it and
  * starts another. Which task gets a thread that comes free is decided per project
  * (fair-task-queue.ts), so Piscina's own queue stays empty.
@@ -67,20 +71,17 @@ export function createHeavyWorkPool(options: HeavyWorkPoolOptions): HeavyWorkPoo
       return result.outcome;
     },
     filterImage: async (projectId, image, signal) => {
-      const source = ownBytes(image.source);
+      const source = movableBytes(image.source);
       const result = await queue.run(projectId, { task: { kind: 'image', image: { ...image, source } }, transfer: source.buffer as ArrayBuffer }, signal);
       if (result instanceof Uint8Array) return { ok: true, png: result };
       if (result.kind === 'image_error') return { ok: false, message: result.message };
       throw new Error('heavy-work pool: unexpected answer to an image task');
     },
+    runCode: async (projectId, code, signal) => {
+      const result = await queue.run(projectId, { task: { kind: 'code', code, memoryMb: options.codeMemoryMb } }, signal);
+      if (result instanceof Uint8Array || result.kind !== 'code') throw new Error('heavy-work pool: unexpected answer to a code task');
+      return result.outcome;
+    },
     close: () => pool.destroy(),
   };
-}
-
-/**
- * Bytes that can be moved to another thread: a small Buffer shares Node's pool with others,
- * and moving that would take it from them, so such bytes are copied first.
- */
-function ownBytes(bytes: Uint8Array): Uint8Array {
-  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
 }

@@ -20,6 +20,12 @@ export const loginSchema = z.object({
 });
 export class LoginDto extends createZodDto(loginSchema) {}
 
+export const changePasswordSchema = z.object({
+  current_password: z.string().min(1, 'is required').max(200, 'must be at most 200 characters'),
+  new_password: z.string().min(8, 'must be at least 8 characters').max(200, 'must be at most 200 characters'),
+});
+export class ChangePasswordDto extends createZodDto(changePasswordSchema) {}
+
 export const userSchema = z.object({ id: z.uuid(), email: z.string(), created_at: z.string() });
 export type UserView = z.infer<typeof userSchema>;
 

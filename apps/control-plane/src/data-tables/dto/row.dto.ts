@@ -1,4 +1,4 @@
-import { FILTER_OPERATORS, MAX_ROWS_PER_QUERY } from '@flowgate/contracts';
+import { FILTER_OPERATORS, MAX_FILTER_CONDITIONS, MAX_ROWS_PER_QUERY } from '@flowgate/contracts';
 import { createZodDto } from 'nestjs-zod';
 import { z } from 'zod';
 
@@ -21,7 +21,11 @@ const jsonFilter = z
       return z.NEVER;
     }
   })
-  .pipe(z.array(filterConditionSchema, { error: 'must be a list of {column, operator, value}' }));
+  .pipe(
+    z
+      .array(filterConditionSchema, { error: 'must be a list of {column, operator, value}' })
+      .max(MAX_FILTER_CONDITIONS, `may have at most ${MAX_FILTER_CONDITIONS} conditions, as in the table blocks`),
+  );
 
 export const listRowsQuerySchema = z.object({
   filter: jsonFilter.describe('JSON list of {column, operator, value}; all must hold'),

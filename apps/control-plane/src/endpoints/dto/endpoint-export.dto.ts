@@ -1,7 +1,7 @@
 import { blockCatalogue } from '@flowgate/flow-engine';
 import { createZodDto } from 'nestjs-zod';
 import { z } from 'zod';
-import { endpointInputSchema } from './endpoint.dto';
+import { endpointInputSchema, endpointOptionsOut } from './endpoint.dto';
 
 /** The version of the file format this control plane writes and reads. */
 export const EXPORT_FORMAT = 1;
@@ -39,7 +39,11 @@ export class EndpointExportFileDto extends createZodDto(
       method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
       path: z.string(),
       auth: z.enum(['none', 'user', 'admin']),
-      query_params: z.array(z.object({ key: z.string(), default: z.string().nullable() })),
+      query_params: z.array(z.object({ key: z.string(), default: z.string().nullable() }).loose()),
+      body_schema: endpointOptionsOut.body_schema.optional(),
+      signature: endpointOptionsOut.signature.optional(),
+      cache: endpointOptionsOut.cache.optional(),
+      mcp: endpointOptionsOut.mcp.optional(),
       flow: z.object({ nodes: z.array(z.unknown()), edges: z.array(z.unknown()) }).loose(),
     }),
   }),

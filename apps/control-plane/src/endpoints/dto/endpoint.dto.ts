@@ -1,4 +1,4 @@
-import { endpointSettingsSchema, flowDocumentSchema } from '@flowgate/flow-engine';
+import { endpointSettingsSchema, flowDocumentSchema, SIGNATURE_SCHEMES } from '@flowgate/flow-engine';
 import { createZodDto } from 'nestjs-zod';
 import { z } from 'zod';
 
@@ -24,9 +24,31 @@ export const diagnosticSchema = z.object({
   node_id: z.string().nullable(),
   field: z.string().nullable(),
   message: z.string(),
+  line: z.number().int().optional().describe("Where in a code field (Run Code's `code`) the problem is: 1-based line"),
+  column: z.number().int().optional().describe('1-based column, with `line`'),
 });
 
-const queryParamOut = z.object({ key: z.string(), default: z.string().nullable() });
+const queryParamOut = z.object({
+  key: z.string(),
+  default: z.string().nullable(),
+  type: z.enum(['string', 'number', 'integer', 'boolean', 'enum']).optional(),
+  required: z.boolean().optional(),
+  values: z.array(z.string()).optional(),
+});
+
+/** The settings around the flow (docs/inbound.md), null when not set. */
+export const endpointOptionsOut = {
+  body_schema: z.object({}).loose().nullable().describe('JSON Schema subset the body is checked against before the flow runs'),
+  signature: z
+    .object({ scheme: z.enum(SIGNATURE_SCHEMES), secret: z.string(), header: z.string().optional(), tolerance_s: z.number() })
+    .nullable()
+    .describe('Webhook signature checked on the raw body before anything else'),
+  cache: z
+    .object({ ttl_s: z.number(), vary_query: z.boolean(), vary_headers: z.array(z.string()), per_key: z.boolean() })
+    .nullable()
+    .describe('GET answers cached in Redis, shared by every gateway'),
+  mcp: z.object({ enabled: z.boolean(), description: z.string().optional() }).nullable().describe("A tool of the project's MCP server at /_mcp"),
+};
 
 /** Settings and flow, as drafts and versions show them. */
 const contentSchema = z.object({
@@ -35,6 +57,7 @@ const contentSchema = z.object({
   path: z.string(),
   auth: z.enum(['none', 'user', 'admin']),
   query_params: z.array(queryParamOut),
+  ...endpointOptionsOut,
   flow: z.object({ nodes: z.array(z.unknown()), edges: z.array(z.unknown()) }).loose(),
 });
 

@@ -10,7 +10,7 @@ export const logStatsQuerySchema = z.strictObject({
   to: optional(time).describe('Exclusive end (default: now); taken up to the next minute'),
   interval: optional(
     z.coerce.number({ error: 'must be a number of seconds' }).int('must be a whole number of seconds').min(60, 'must be at least 60').multipleOf(60, 'must be a multiple of 60'),
-  ).describe('Bucket width in seconds (default: chosen so there are at most 200 buckets)'),
+  ).describe('Bucket width in seconds (default: the narrowest of 1, 2, 5, 10, 15, 30 min, 1, 2, 3, 4, 6, 12, 24 h or whole days giving at most 128 buckets: a minute for an hour, 15 min for a day)'),
   endpoint: optional(z.string().trim().min(1).max(2048)).describe('Endpoint path, e.g. /orders (also matches /api/orders)'),
   status: optional(z.coerce.string().pipe(statusFilterSchema)).describe('HTTP status (500) or class (5xx)'),
   method: optional(methodFilterSchema),

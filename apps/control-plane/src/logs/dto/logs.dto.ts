@@ -1,4 +1,5 @@
 import { createZodDto } from 'nestjs-zod';
+import { requestLogDetailsSchema } from '@flowgate/contracts';
 import { z } from 'zod';
 
 /** `?status=` (empty) from a filter form means "no filter". */
@@ -31,8 +32,20 @@ export const environmentFilterSchema = optional(z.enum(['live', 'preview'], { er
   'Where the requests were served: live (default) or preview ({subdomain}--preview)',
 );
 
+/** `?trigger=`: what started the runs (any when absent). */
+export const triggerFilterSchema = optional(z.enum(['http', 'schedule', 'mcp'], { error: 'must be http, schedule or mcp' })).describe(
+  'What started the runs: http (requests), schedule (ticks and Run now) or mcp; any when absent',
+);
+
+/** `?cache=`: answers served from the response cache (`hit`) or by the flow of a cached route (`miss`); any when absent. */
+export const cacheFilterSchema = optional(z.enum(['hit', 'miss'], { error: 'must be hit or miss' })).describe(
+  'Answers of cached routes: hit (served from the response cache) or miss (the flow ran); any when absent',
+);
+
 export const logsQuerySchema = z.strictObject({
   environment: environmentFilterSchema,
+  trigger: triggerFilterSchema,
+  cache: cacheFilterSchema,
   endpoint: optional(z.string().trim().min(1).max(2048)).describe('Endpoint path, e.g. /orders (also matches /api/orders)'),
   status: optional(z.coerce.string().pipe(statusFilterSchema)).describe('HTTP status (500) or class (5xx)'),
   method: optional(methodFilterSchema),
@@ -54,6 +67,12 @@ export const logEntrySchema = z.object({
   key_id: z.uuid().nullable(),
   code: z.string().nullable().describe('Error code of the answer, null on success'),
   environment: z.enum(['live', 'preview']).describe('Served on the live address or the preview address'),
+  trigger: z.enum(['http', 'schedule', 'mcp']).describe('What started the run: a request, a schedule, an MCP call'),
+  streamed: z.boolean().describe('The answer was a stream (Stream Text); its duration runs to the last byte'),
+  cache: z
+    .enum(['hit', 'miss'])
+    .nullable()
+    .describe('A cached route: hit (served from the response cache, the flow did not run) or miss (the flow ran); null for other routes'),
 });
 export type LogEntry = z.infer<typeof logEntrySchema>;
 
@@ -72,12 +91,25 @@ export const logDetailQuerySchema = z.strictObject({
 });
 export class LogDetailQueryDto extends createZodDto(logDetailQuerySchema) {}
 
+/** The stored `RequestLogDetails` as the API gives them: each header as `{name, value}`. */
+export const logRequestDetailsSchema = requestLogDetailsSchema.extend({
+  headers: z
+    .array(z.object({ name: z.string().describe('Lower-cased'), value: z.string().describe('`[redacted]` for credentials and any header carrying the key') }))
+    .describe('In the order they came, at most 32 (values cut to 256 characters)'),
+});
+export type LogRequestDetails = z.infer<typeof logRequestDetailsSchema>;
+
 export const logDetailSchema = logEntrySchema.extend({
   endpoint_id: z.uuid().nullable().describe('The endpoint that answered, null when none matched'),
   key_name: z.string().nullable().describe('Name of the API key used; null without a key or once the key is deleted'),
   query: z.string().describe('The raw query string without `?` (cut to 2 KiB)'),
   error_node_id: z.string().nullable().describe('The block that failed, or the Return Error block that answered'),
   message: z.string().nullable().describe('Error message of a 4xx/5xx answer, null on success'),
+  details: logRequestDetailsSchema
+    .nullable()
+    .describe(
+      "The request's headers (credentials and the key redacted, secret values masked), the first 4,096 characters of its body (masked) and the answer's size; null for runs without a request (schedules) and rows of older gateways",
+    ),
 });
 export type LogDetail = z.infer<typeof logDetailSchema>;
 export class LogDetailDto extends createZodDto(logDetailSchema) {}

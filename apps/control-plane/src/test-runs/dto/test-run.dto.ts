@@ -1,4 +1,4 @@
-import { HTTP_METHODS, endpointSettingsSchema, flowDocumentSchema, queryParamSchema } from '@flowgate/flow-engine';
+import { HTTP_METHODS, endpointSettingsSchema, flowDocumentSchema, functionInputListSchema, queryParamSchema } from '@flowgate/flow-engine';
 import { createZodDto } from 'nestjs-zod';
 import { z } from 'zod';
 import { diagnosticSchema } from '../../endpoints/dto/endpoint.dto';
@@ -39,7 +39,38 @@ export type TestRunInput = z.infer<typeof testRunInputSchema>;
 
 export class TestRunInputDto extends createZodDto(testRunInputSchema) {}
 
-const traceEntrySchema = z.object({
+/** A function's test run: its flow and inputs (default: the saved draft's) called with `args`. */
+export const functionTestRunInputSchema = z.object({
+  flow: flowDocumentSchema.optional().describe("The editor's current flow; default: the saved draft"),
+  inputs: functionInputListSchema.optional().describe("The editor's inputs; default: the saved draft's"),
+  args: z.record(z.string().max(64), z.json()).default({}).describe('One value per input, by name (string values are templates)'),
+  send_email: z.boolean().default(false),
+});
+export type FunctionTestRunInput = z.infer<typeof functionTestRunInputSchema>;
+export class FunctionTestRunInputDto extends createZodDto(functionTestRunInputSchema) {}
+
+interface TraceEntryShape {
+  node_id: string;
+  type: string;
+  label: string;
+  status: 'ok' | 'skipped' | 'error';
+  skipped_reason?: 'integration_not_configured' | 'dry_run';
+  branch?: 'true' | 'false';
+  output?: unknown;
+  truncated?: boolean;
+  duration_ms: number;
+  error?: { code: string; message: string; status?: number };
+  error_path?: boolean;
+  error_in_result?: boolean;
+  loop_id?: string;
+  iteration?: number;
+  iterations_not_shown?: number;
+  attempts?: Array<{ attempt: number; outcome: string; wait_ms: number }>;
+  console?: Array<{ level: 'log' | 'info' | 'warn' | 'error'; text: string }>;
+  calls?: TraceEntryShape[];
+}
+
+const traceEntrySchema: z.ZodType<TraceEntryShape> = z.object({
   node_id: z.string(),
   type: z.string(),
   label: z.string(),
@@ -49,9 +80,28 @@ const traceEntrySchema = z.object({
   output: z.unknown().optional().describe('What the block stored; over 16 KiB of JSON: its first 16 KiB as a string'),
   truncated: z.boolean().optional(),
   duration_ms: z.number(),
-  error: z.object({ code: z.string(), message: z.string() }).optional(),
+  error: z.object({ code: z.string(), message: z.string(), status: z.number().int().optional() }).optional(),
+  error_path: z.boolean().optional().describe('The block failed and the flow went on by its error handle'),
+  error_in_result: z
+    .boolean()
+    .optional()
+    .describe('The block failed and the flow went on without an error handle: its output holds the reason (`{NAME.error}`)'),
+  loop_id: z.string().optional().describe('Inside a loop body: the For Each running it (the innermost)'),
+  iteration: z.number().int().optional().describe("Inside a loop body: the element's index, from 0"),
+  iterations_not_shown: z.number().int().optional().describe('On a For Each: iterations past the first 20, not traced'),
+  attempts: z
+    .array(z.object({ attempt: z.number().int(), outcome: z.string(), wait_ms: z.number() }))
+    .optional()
+    .describe('Each try of a block with retry: its outcome and the wait after it'),
+  console: z
+    .array(z.object({ level: z.enum(['log', 'info', 'warn', 'error']), text: z.string() }))
+    .optional()
+    .describe("Run Code's console output, in order (at most 100 lines and 16 KiB, then one line saying what was cut)"),
+  get calls() {
+    return z.array(traceEntrySchema).optional().describe("A Call Function's entry: the blocks its function ran, in order");
+  },
 });
-export type TraceEntry = z.infer<typeof traceEntrySchema>;
+export type TraceEntry = TraceEntryShape;
 
 export const testRunResultSchema = z.object({
   response: z.object({ status: z.number().int(), headers: z.record(z.string(), z.string()), body: z.unknown() }),

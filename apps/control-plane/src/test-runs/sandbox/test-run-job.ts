@@ -15,7 +15,7 @@ export interface SandboxSettings {
   encryptionKey: string;
   previousEncryptionKey: string | undefined;
   dataUrl: string;
-  flow: { timeoutMs: number; limits: FlowLimits; workerQueue: number; workerTaskMs: number };
+  flow: { timeoutMs: number; limits: FlowLimits; workerQueue: number; workerTaskMs: number; codeMemoryMb: number };
   logLevel: string;
 }
 
@@ -26,6 +26,8 @@ export interface TestRunJob {
   sendEmail: boolean;
   /** The flow engine's CompiledFlow. */
   compiled: unknown;
+  /** The project's function drafts that compile, by id (CompiledFlow each): what Call Function runs in a test. */
+  functions: Array<[string, unknown]>;
   request: { method: string; path: string; query: Array<[string, string]>; headers: Record<string, string>; body: unknown };
   /** What `{secrets.NAME}` reads, and every value to mask in the trace and the body (live and preview). */
   secrets: { values: Array<[string, string]>; masked: MaskedSecret[] };
@@ -39,4 +41,6 @@ export interface TestRunOutcome {
   body: unknown;
   durationMs: number;
   trace: TraceEntry[];
+  /** The flow ended with Stream Text: the body is its answer read whole. */
+  streamed: boolean;
 }

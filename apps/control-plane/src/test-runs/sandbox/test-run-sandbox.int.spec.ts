@@ -1,10 +1,12 @@
 /**
- * Test runs cannot take the control plane down (issue 20 §2): the memory bomb of the issue — a
+ * Test runs cannot take the control plane down: the memory bomb — a
  * 1 MiB string, then 470 case changes that each keep their output — run several at once ends
  * in the test-run threads, each answering 422 run_memory_exceeded, while another account's
  * `GET /v1/projects` is answered and the control plane keeps serving. The engine's own run
  * budget (FLOW_MAX_RUN_BYTES) is lifted here, so that the thread's heap limit is what stops it.
  */
+import { waitFor } from '@flowgate/testing';
+import { TestRunSandbox } from './test-run-sandbox';
 import { startTestApp, type TestAccount, type TestApp } from '../../testing/test-app';
 
 jest.setTimeout(120_000);
@@ -82,4 +84,33 @@ describe('test runs in worker threads with a heap limit', () => {
     const after = await testRun(small).expect(200);
     expect(after.body.response).toEqual({ status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: { fine: true } });
   });
+
+  it("gives a thread that comes free to another account's run before the rest of one account's backlog", async () => {
+    const quietProject = await t.createProject(other, 'Quiet runs');
+    const quietEndpoint = await t
+      .http()
+      .post(`/v1/projects/${quietProject.id}/endpoints`)
+      .set(other.auth)
+      .send({ name: 'Small', method: 'GET', path: '/small', auth: 'none', query_params: [], flow: memoryBomb() })
+      .expect(201);
+    const small = {
+      nodes: [{ id: 'start', type: 'start', position: { x: 0, y: 0 } }, node('r', 'respond', { body: { fine: true } })],
+      edges: [{ id: 'e0', source: 'start', target: 'r' }],
+    };
+    const order: string[] = [];
+    const bombs = Array.from({ length: 6 }, () => testRun().then((answer) => (order.push('bomb'), answer.status)));
+    // Two running, four waiting in the account's line before the quiet run arrives.
+    await waitFor(() => t.app.get(TestRunSandbox).waitingOf(owner.id) === 4, "the bombs in the account's line");
+    const quiet = await t
+      .http()
+      .post(`/v1/projects/${quietProject.id}/endpoints/${quietEndpoint.body.id}/test-runs`)
+      .set(other.auth)
+      .send({ request: {}, flow: small });
+    order.push('quiet');
+    expect(quiet.status).toBe(200);
+    expect(await Promise.all(bombs)).toEqual(Array(6).fill(422));
+    // In one line for everyone it would come after five bombs; by thread time, after the first ones.
+    expect(order.indexOf('quiet')).toBeLessThan(3);
+  });
 });
+

@@ -15,6 +15,18 @@ export type ApiKeyListDto = {
   }>;
 };
 
+export type AssistantStatusDto = {
+  /** False when the operator has not set FLOWGATE_ASSISTANT_API_KEY */
+  available: boolean;
+  /** Drafts one account may ask for in any sliding hour (ASSISTANT_PER_HOUR) */
+  drafts_per_hour: number;
+};
+
+export type ChangePasswordDto = {
+  current_password: string;
+  new_password: string;
+};
+
 export type CreateApiKeyDto = {
   name: string;
   /** Requests per minute (sliding 60-second window) */
@@ -54,6 +66,43 @@ export type CreateTableDto = {
   }>;
 };
 
+export type DraftDto = {
+  /** The drafted flow document, as Save takes it */
+  flow: {
+    nodes: Array<unknown>;
+    edges: Array<unknown>;
+    [key: string]: unknown;
+  };
+  /** The drafted endpoint settings (name, method, path, auth, query_params, …), as Save takes them */
+  settings: { [key: string]: unknown };
+  /** The model's account of the draft, for the person who asked */
+  explanation: string;
+  /** What Save would report for the draft: the problems left after the repair rounds */
+  diagnostics: Array<{
+    severity: "error" | "warning";
+    code: string;
+    node_id: string | null;
+    field: string | null;
+    message: string;
+    /** Where in a code field (Run Code's `code`) the problem is: 1-based line */
+    line?: number;
+    /** 1-based column, with `line` */
+    column?: number;
+  }>;
+  /** Tokens of every model call the draft took */
+  usage: {
+    input_tokens: number;
+    output_tokens: number;
+  };
+};
+
+export type DraftRequestDto = {
+  /** What the endpoint should do, in plain words */
+  prompt: string;
+  /** An endpoint whose draft the assistant starts from (it is not changed) */
+  endpoint_id?: string | null;
+};
+
 export type EndpointDto = {
   name: string;
   method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -62,7 +111,31 @@ export type EndpointDto = {
   query_params: Array<{
     key: string;
     default: string | null;
+    type?: "string" | "number" | "integer" | "boolean" | "enum";
+    required?: boolean;
+    values?: Array<string>;
   }>;
+  /** JSON Schema subset the body is checked against before the flow runs */
+  body_schema: { [key: string]: unknown } | null;
+  /** Webhook signature checked on the raw body before anything else */
+  signature: {
+    scheme: "stripe" | "github" | "slack" | "standard_webhooks" | "hmac_sha256";
+    secret: string;
+    header?: string;
+    tolerance_s: number;
+  } | null;
+  /** GET answers cached in Redis, shared by every gateway */
+  cache: {
+    ttl_s: number;
+    vary_query: boolean;
+    vary_headers: Array<string>;
+    per_key: boolean;
+  } | null;
+  /** A tool of the project's MCP server at /_mcp */
+  mcp: {
+    enabled: boolean;
+    description?: string;
+  } | null;
   flow: {
     nodes: Array<unknown>;
     edges: Array<unknown>;
@@ -92,7 +165,27 @@ export type EndpointExportDto = {
     query_params?: Array<{
       key: string;
       default?: string | null;
+      type?: "string" | "number" | "integer" | "boolean" | "enum";
+      required?: boolean;
+      values?: Array<string>;
     }>;
+    body_schema?: { [key: string]: unknown } | null;
+    signature?: {
+      scheme: "stripe" | "github" | "slack" | "standard_webhooks" | "hmac_sha256";
+      secret: string;
+      header?: string;
+      tolerance_s?: number;
+    } | null;
+    cache?: {
+      ttl_s: number;
+      vary_query?: boolean;
+      vary_headers?: Array<string>;
+      per_key?: boolean;
+    } | null;
+    mcp?: {
+      enabled: boolean;
+      description?: string;
+    } | null;
     flow?: {
       nodes: Array<{
         id: string;
@@ -125,7 +218,29 @@ export type EndpointExportFileDto = {
     query_params: Array<{
       key: string;
       default: string | null;
+      [key: string]: unknown;
     }>;
+    /** JSON Schema subset the body is checked against before the flow runs */
+    body_schema?: { [key: string]: unknown } | null;
+    /** Webhook signature checked on the raw body before anything else */
+    signature?: {
+      scheme: "stripe" | "github" | "slack" | "standard_webhooks" | "hmac_sha256";
+      secret: string;
+      header?: string;
+      tolerance_s: number;
+    } | null;
+    /** GET answers cached in Redis, shared by every gateway */
+    cache?: {
+      ttl_s: number;
+      vary_query: boolean;
+      vary_headers: Array<string>;
+      per_key: boolean;
+    } | null;
+    /** A tool of the project's MCP server at /_mcp */
+    mcp?: {
+      enabled: boolean;
+      description?: string;
+    } | null;
     flow: {
       nodes: Array<unknown>;
       edges: Array<unknown>;
@@ -143,7 +258,31 @@ export type EndpointListDto = {
     query_params: Array<{
       key: string;
       default: string | null;
+      type?: "string" | "number" | "integer" | "boolean" | "enum";
+      required?: boolean;
+      values?: Array<string>;
     }>;
+    /** JSON Schema subset the body is checked against before the flow runs */
+    body_schema: { [key: string]: unknown } | null;
+    /** Webhook signature checked on the raw body before anything else */
+    signature: {
+      scheme: "stripe" | "github" | "slack" | "standard_webhooks" | "hmac_sha256";
+      secret: string;
+      header?: string;
+      tolerance_s: number;
+    } | null;
+    /** GET answers cached in Redis, shared by every gateway */
+    cache: {
+      ttl_s: number;
+      vary_query: boolean;
+      vary_headers: Array<string>;
+      per_key: boolean;
+    } | null;
+    /** A tool of the project's MCP server at /_mcp */
+    mcp: {
+      enabled: boolean;
+      description?: string;
+    } | null;
     flow: {
       nodes: Array<unknown>;
       edges: Array<unknown>;
@@ -172,7 +311,31 @@ export type EndpointWithDiagnosticsDto = {
   query_params: Array<{
     key: string;
     default: string | null;
+    type?: "string" | "number" | "integer" | "boolean" | "enum";
+    required?: boolean;
+    values?: Array<string>;
   }>;
+  /** JSON Schema subset the body is checked against before the flow runs */
+  body_schema: { [key: string]: unknown } | null;
+  /** Webhook signature checked on the raw body before anything else */
+  signature: {
+    scheme: "stripe" | "github" | "slack" | "standard_webhooks" | "hmac_sha256";
+    secret: string;
+    header?: string;
+    tolerance_s: number;
+  } | null;
+  /** GET answers cached in Redis, shared by every gateway */
+  cache: {
+    ttl_s: number;
+    vary_query: boolean;
+    vary_headers: Array<string>;
+    per_key: boolean;
+  } | null;
+  /** A tool of the project's MCP server at /_mcp */
+  mcp: {
+    enabled: boolean;
+    description?: string;
+  } | null;
   flow: {
     nodes: Array<unknown>;
     edges: Array<unknown>;
@@ -197,6 +360,228 @@ export type EndpointWithDiagnosticsDto = {
     node_id: string | null;
     field: string | null;
     message: string;
+    /** Where in a code field (Run Code's `code`) the problem is: 1-based line */
+    line?: number;
+    /** 1-based column, with `line` */
+    column?: number;
+  }>;
+};
+
+export type FunctionDto = {
+  name: string;
+  description: string;
+  inputs: Array<{
+    name: string;
+    type: "string" | "number" | "boolean" | "object" | "list" | "any";
+    required: boolean;
+    default?: unknown;
+  }>;
+  flow: {
+    nodes: Array<unknown>;
+    edges: Array<unknown>;
+    [key: string]: unknown;
+  };
+  id: string;
+  project_id: string;
+  status: "draft" | "live";
+  live_version: number | null;
+  /** True when the draft differs from what is live (or nothing is live) */
+  has_undeployed_changes: boolean;
+  created_at: string;
+  updated_at: string;
+};
+
+export type FunctionExportDto = {
+  flowgate_export: 1;
+  function: {
+    /** Unique in the project: Call Function's list shows it */
+    name: string;
+    description?: string;
+    /** Typed inputs, read in the flow as {input.NAME} */
+    inputs?: Array<{
+      name: string;
+      type?: "string" | "number" | "boolean" | "object" | "list" | "any";
+      required?: boolean;
+      default?: FunctionExportDto__schema0;
+    }>;
+    flow?: {
+      nodes: Array<{
+        id: string;
+        type: string;
+        position: {
+          x: number;
+          y: number;
+        };
+        config?: { [key: string]: FunctionExportDto__schema1 };
+      }>;
+      edges: Array<{
+        id: string;
+        source: string;
+        target: string;
+        sourceHandle?: string | null;
+      }>;
+    };
+  };
+};
+
+export type FunctionExportDto__schema0 = string | number | boolean | Array<FunctionExportDto__schema0> | { [key: string]: FunctionExportDto__schema0 } | null;
+
+export type FunctionExportDto__schema1 = string | number | boolean | Array<FunctionExportDto__schema1> | { [key: string]: FunctionExportDto__schema1 } | null;
+
+export type FunctionExportFileDto = {
+  flowgate_export: 1;
+  function: {
+    name: string;
+    description: string;
+    inputs: Array<{
+      name: string;
+      type: "string" | "number" | "boolean" | "object" | "list" | "any";
+      required: boolean;
+      default?: unknown;
+    }>;
+    flow: {
+      nodes: Array<unknown>;
+      edges: Array<unknown>;
+      [key: string]: unknown;
+    };
+  };
+};
+
+export type FunctionListDto = {
+  items: Array<{
+    name: string;
+    description: string;
+    inputs: Array<{
+      name: string;
+      type: "string" | "number" | "boolean" | "object" | "list" | "any";
+      required: boolean;
+      default?: unknown;
+    }>;
+    flow: {
+      nodes: Array<unknown>;
+      edges: Array<unknown>;
+      [key: string]: unknown;
+    };
+    id: string;
+    project_id: string;
+    status: "draft" | "live";
+    live_version: number | null;
+    /** True when the draft differs from what is live (or nothing is live) */
+    has_undeployed_changes: boolean;
+    created_at: string;
+    updated_at: string;
+  }>;
+};
+
+export type FunctionTestRunInputDto = {
+  /** The editor's current flow; default: the saved draft */
+  flow?: {
+    nodes: Array<{
+      id: string;
+      type: string;
+      position: {
+        x: number;
+        y: number;
+      };
+      config?: { [key: string]: FunctionTestRunInputDto__schema0 };
+    }>;
+    edges: Array<{
+      id: string;
+      source: string;
+      target: string;
+      sourceHandle?: string | null;
+    }>;
+  };
+  /** The editor's inputs; default: the saved draft's */
+  inputs?: Array<{
+    name: string;
+    type?: "string" | "number" | "boolean" | "object" | "list" | "any";
+    required?: boolean;
+    default?: FunctionTestRunInputDto__schema1;
+  }>;
+  /** One value per input, by name (string values are templates) */
+  args?: { [key: string]: FunctionTestRunInputDto__schema2 };
+  send_email?: boolean;
+};
+
+export type FunctionTestRunInputDto__schema0 = string | number | boolean | Array<FunctionTestRunInputDto__schema0> | { [key: string]: FunctionTestRunInputDto__schema0 } | null;
+
+export type FunctionTestRunInputDto__schema1 = string | number | boolean | Array<FunctionTestRunInputDto__schema1> | { [key: string]: FunctionTestRunInputDto__schema1 } | null;
+
+export type FunctionTestRunInputDto__schema2 = string | number | boolean | Array<FunctionTestRunInputDto__schema2> | { [key: string]: FunctionTestRunInputDto__schema2 } | null;
+
+export type FunctionVersionDto = {
+  name: string;
+  description: string;
+  inputs: Array<{
+    name: string;
+    type: "string" | "number" | "boolean" | "object" | "list" | "any";
+    required: boolean;
+    default?: unknown;
+  }>;
+  flow: {
+    nodes: Array<unknown>;
+    edges: Array<unknown>;
+    [key: string]: unknown;
+  };
+  version: number;
+  live: boolean;
+  created_at: string;
+};
+
+export type FunctionVersionListDto = {
+  items: Array<{
+    name: string;
+    description: string;
+    inputs: Array<{
+      name: string;
+      type: "string" | "number" | "boolean" | "object" | "list" | "any";
+      required: boolean;
+      default?: unknown;
+    }>;
+    flow: {
+      nodes: Array<unknown>;
+      edges: Array<unknown>;
+      [key: string]: unknown;
+    };
+    version: number;
+    live: boolean;
+    created_at: string;
+  }>;
+};
+
+export type FunctionWithDiagnosticsDto = {
+  name: string;
+  description: string;
+  inputs: Array<{
+    name: string;
+    type: "string" | "number" | "boolean" | "object" | "list" | "any";
+    required: boolean;
+    default?: unknown;
+  }>;
+  flow: {
+    nodes: Array<unknown>;
+    edges: Array<unknown>;
+    [key: string]: unknown;
+  };
+  id: string;
+  project_id: string;
+  status: "draft" | "live";
+  live_version: number | null;
+  /** True when the draft differs from what is live (or nothing is live) */
+  has_undeployed_changes: boolean;
+  created_at: string;
+  updated_at: string;
+  diagnostics: Array<{
+    severity: "error" | "warning";
+    code: string;
+    node_id: string | null;
+    field: string | null;
+    message: string;
+    /** Where in a code field (Run Code's `code`) the problem is: 1-based line */
+    line?: number;
+    /** 1-based column, with `line` */
+    column?: number;
   }>;
 };
 
@@ -245,6 +630,12 @@ export type LogDetailDto = {
   code: string | null;
   /** Served on the live address or the preview address */
   environment: "live" | "preview";
+  /** What started the run: a request, a schedule, an MCP call */
+  trigger: "http" | "schedule" | "mcp";
+  /** The answer was a stream (Stream Text); its duration runs to the last byte */
+  streamed: boolean;
+  /** A cached route: hit (served from the response cache, the flow did not run) or miss (the flow ran); null for other routes */
+  cache: "hit" | "miss" | null;
   /** The endpoint that answered, null when none matched */
   endpoint_id: string | null;
   /** Name of the API key used; null without a key or once the key is deleted */
@@ -255,6 +646,20 @@ export type LogDetailDto = {
   error_node_id: string | null;
   /** Error message of a 4xx/5xx answer, null on success */
   message: string | null;
+  /** The request's headers (credentials and the key redacted, secret values masked), the first 4,096 characters of its body (masked) and the answer's size; null for runs without a request (schedules) and rows of older gateways */
+  details: {
+    /** In the order they came, at most 32 (values cut to 256 characters) */
+    headers: Array<{
+      /** Lower-cased */
+      name: string;
+      /** `[redacted]` for credentials and any header carrying the key */
+      value: string;
+    }>;
+    body: string | null;
+    body_bytes: number | null;
+    body_truncated: boolean;
+    response_bytes: number | null;
+  } | null;
 };
 
 export type LoginDto = {
@@ -277,6 +682,12 @@ export type LogPageDto = {
     code: string | null;
     /** Served on the live address or the preview address */
     environment: "live" | "preview";
+    /** What started the run: a request, a schedule, an MCP call */
+    trigger: "http" | "schedule" | "mcp";
+    /** The answer was a stream (Stream Text); its duration runs to the last byte */
+    streamed: boolean;
+    /** A cached route: hit (served from the response cache, the flow did not run) or miss (the flow ran); null for other routes */
+    cache: "hit" | "miss" | null;
   }>;
   /** Older entries (Next); null on the last page */
   next_cursor: string | null;
@@ -395,6 +806,12 @@ export type RowValuesDto = {
   values: { [key: string]: unknown };
 };
 
+export type RunAcceptedDto = {
+  success: true;
+  message: string;
+  job_id: string;
+};
+
 export type SaveEndpointDto = {
   name: string;
   method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -403,7 +820,27 @@ export type SaveEndpointDto = {
   query_params?: Array<{
     key: string;
     default?: string | null;
+    type?: "string" | "number" | "integer" | "boolean" | "enum";
+    required?: boolean;
+    values?: Array<string>;
   }>;
+  body_schema?: { [key: string]: unknown } | null;
+  signature?: {
+    scheme: "stripe" | "github" | "slack" | "standard_webhooks" | "hmac_sha256";
+    secret: string;
+    header?: string;
+    tolerance_s?: number;
+  } | null;
+  cache?: {
+    ttl_s: number;
+    vary_query?: boolean;
+    vary_headers?: Array<string>;
+    per_key?: boolean;
+  } | null;
+  mcp?: {
+    enabled: boolean;
+    description?: string;
+  } | null;
   flow?: {
     nodes: Array<{
       id: string;
@@ -424,6 +861,191 @@ export type SaveEndpointDto = {
 };
 
 export type SaveEndpointDto__schema0 = string | number | boolean | Array<SaveEndpointDto__schema0> | { [key: string]: SaveEndpointDto__schema0 } | null;
+
+export type SaveFunctionDto = {
+  /** Unique in the project: Call Function's list shows it */
+  name: string;
+  description?: string;
+  /** Typed inputs, read in the flow as {input.NAME} */
+  inputs?: Array<{
+    name: string;
+    type?: "string" | "number" | "boolean" | "object" | "list" | "any";
+    required?: boolean;
+    default?: SaveFunctionDto__schema0;
+  }>;
+  flow?: {
+    nodes: Array<{
+      id: string;
+      type: string;
+      position: {
+        x: number;
+        y: number;
+      };
+      config?: { [key: string]: SaveFunctionDto__schema1 };
+    }>;
+    edges: Array<{
+      id: string;
+      source: string;
+      target: string;
+      sourceHandle?: string | null;
+    }>;
+  };
+};
+
+export type SaveFunctionDto__schema0 = string | number | boolean | Array<SaveFunctionDto__schema0> | { [key: string]: SaveFunctionDto__schema0 } | null;
+
+export type SaveFunctionDto__schema1 = string | number | boolean | Array<SaveFunctionDto__schema1> | { [key: string]: SaveFunctionDto__schema1 } | null;
+
+export type SaveScheduleDto = {
+  /** Unique in the project; the Logs show runs under it */
+  name: string;
+  /** Five fields (minute resolution), or @hourly / @daily / @weekly / @monthly / @yearly */
+  cron: string;
+  /** IANA time zone name */
+  timezone?: string;
+  /** Runs while deployed and enabled */
+  enabled?: boolean;
+  flow?: {
+    nodes: Array<{
+      id: string;
+      type: string;
+      position: {
+        x: number;
+        y: number;
+      };
+      config?: { [key: string]: SaveScheduleDto__schema0 };
+    }>;
+    edges: Array<{
+      id: string;
+      source: string;
+      target: string;
+      sourceHandle?: string | null;
+    }>;
+  };
+};
+
+export type SaveScheduleDto__schema0 = string | number | boolean | Array<SaveScheduleDto__schema0> | { [key: string]: SaveScheduleDto__schema0 } | null;
+
+export type ScheduleDto = {
+  name: string;
+  cron: string;
+  timezone: string;
+  flow: {
+    nodes: Array<unknown>;
+    edges: Array<unknown>;
+    [key: string]: unknown;
+  };
+  id: string;
+  project_id: string;
+  enabled: boolean;
+  status: "draft" | "live";
+  live_version: number | null;
+  has_undeployed_changes: boolean;
+  /** The next five runs of the live version (ISO 8601); empty when it does not run */
+  next_runs: Array<string>;
+  last_run: {
+    time: string;
+    status: string;
+    duration_ms: number;
+  } | null;
+  created_at: string;
+  updated_at: string;
+};
+
+export type ScheduleListDto = {
+  items: Array<{
+    name: string;
+    cron: string;
+    timezone: string;
+    flow: {
+      nodes: Array<unknown>;
+      edges: Array<unknown>;
+      [key: string]: unknown;
+    };
+    id: string;
+    project_id: string;
+    enabled: boolean;
+    status: "draft" | "live";
+    live_version: number | null;
+    has_undeployed_changes: boolean;
+    /** The next five runs of the live version (ISO 8601); empty when it does not run */
+    next_runs: Array<string>;
+    last_run: {
+      time: string;
+      status: string;
+      duration_ms: number;
+    } | null;
+    created_at: string;
+    updated_at: string;
+  }>;
+};
+
+export type ScheduleVersionDto = {
+  name: string;
+  cron: string;
+  timezone: string;
+  flow: {
+    nodes: Array<unknown>;
+    edges: Array<unknown>;
+    [key: string]: unknown;
+  };
+  version: number;
+  live: boolean;
+  created_at: string;
+};
+
+export type ScheduleVersionListDto = {
+  items: Array<{
+    name: string;
+    cron: string;
+    timezone: string;
+    flow: {
+      nodes: Array<unknown>;
+      edges: Array<unknown>;
+      [key: string]: unknown;
+    };
+    version: number;
+    live: boolean;
+    created_at: string;
+  }>;
+};
+
+export type ScheduleWithDiagnosticsDto = {
+  name: string;
+  cron: string;
+  timezone: string;
+  flow: {
+    nodes: Array<unknown>;
+    edges: Array<unknown>;
+    [key: string]: unknown;
+  };
+  id: string;
+  project_id: string;
+  enabled: boolean;
+  status: "draft" | "live";
+  live_version: number | null;
+  has_undeployed_changes: boolean;
+  /** The next five runs of the live version (ISO 8601); empty when it does not run */
+  next_runs: Array<string>;
+  last_run: {
+    time: string;
+    status: string;
+    duration_ms: number;
+  } | null;
+  created_at: string;
+  updated_at: string;
+  diagnostics: Array<{
+    severity: "error" | "warning";
+    code: string;
+    node_id: string | null;
+    field: string | null;
+    message: string;
+    /** Where in a code field (Run Code's `code`) the problem is: 1-based line */
+    line?: number;
+    /** 1-based column, with `line` */
+    column?: number;
+  }>;
+};
 
 export type SecretDto = {
   name: string;
@@ -538,6 +1160,9 @@ export type TestRunInputDto = {
     query_params?: Array<{
       key: string;
       default?: string | null;
+      type?: "string" | "number" | "integer" | "boolean" | "enum";
+      required?: boolean;
+      values?: Array<string>;
     }>;
   };
   request?: {
@@ -569,24 +1194,54 @@ export type TestRunResultDto = {
     node_id: string | null;
     field: string | null;
     message: string;
+    /** Where in a code field (Run Code's `code`) the problem is: 1-based line */
+    line?: number;
+    /** 1-based column, with `line` */
+    column?: number;
   }>;
   /** Executed nodes in order, the start node excluded */
-  trace: Array<{
-    node_id: string;
-    type: string;
-    label: string;
-    status: "ok" | "skipped" | "error";
-    skipped_reason?: "integration_not_configured" | "dry_run";
-    branch?: "true" | "false";
-    /** What the block stored; over 16 KiB of JSON: its first 16 KiB as a string */
-    output?: { [key: string]: unknown };
-    truncated?: boolean;
-    duration_ms: number;
-    error?: {
-      code: string;
-      message: string;
-    };
+  trace: Array<TestRunResultDto_Output__schema0>;
+};
+
+export type TestRunResultDto_Output__schema0 = {
+  node_id: string;
+  type: string;
+  label: string;
+  status: "ok" | "skipped" | "error";
+  skipped_reason?: "integration_not_configured" | "dry_run";
+  branch?: "true" | "false";
+  /** What the block stored; over 16 KiB of JSON: its first 16 KiB as a string */
+  output?: { [key: string]: unknown };
+  truncated?: boolean;
+  duration_ms: number;
+  error?: {
+    code: string;
+    message: string;
+    status?: number;
+  };
+  /** The block failed and the flow went on by its error handle */
+  error_path?: boolean;
+  /** The block failed and the flow went on without an error handle: its output holds the reason (`{NAME.error}`) */
+  error_in_result?: boolean;
+  /** Inside a loop body: the For Each running it (the innermost) */
+  loop_id?: string;
+  /** Inside a loop body: the element's index, from 0 */
+  iteration?: number;
+  /** On a For Each: iterations past the first 20, not traced */
+  iterations_not_shown?: number;
+  /** Each try of a block with retry: its outcome and the wait after it */
+  attempts?: Array<{
+    attempt: number;
+    outcome: string;
+    wait_ms: number;
   }>;
+  /** Run Code's console output, in order (at most 100 lines and 16 KiB, then one line saying what was cut) */
+  console?: Array<{
+    level: "log" | "info" | "warn" | "error";
+    text: string;
+  }>;
+  /** A Call Function's entry: the blocks its function ran, in order */
+  calls?: Array<TestRunResultDto_Output__schema0>;
 };
 
 export type UpdateProjectDto = {
@@ -619,7 +1274,31 @@ export type VersionDto = {
   query_params: Array<{
     key: string;
     default: string | null;
+    type?: "string" | "number" | "integer" | "boolean" | "enum";
+    required?: boolean;
+    values?: Array<string>;
   }>;
+  /** JSON Schema subset the body is checked against before the flow runs */
+  body_schema: { [key: string]: unknown } | null;
+  /** Webhook signature checked on the raw body before anything else */
+  signature: {
+    scheme: "stripe" | "github" | "slack" | "standard_webhooks" | "hmac_sha256";
+    secret: string;
+    header?: string;
+    tolerance_s: number;
+  } | null;
+  /** GET answers cached in Redis, shared by every gateway */
+  cache: {
+    ttl_s: number;
+    vary_query: boolean;
+    vary_headers: Array<string>;
+    per_key: boolean;
+  } | null;
+  /** A tool of the project's MCP server at /_mcp */
+  mcp: {
+    enabled: boolean;
+    description?: string;
+  } | null;
   flow: {
     nodes: Array<unknown>;
     edges: Array<unknown>;
@@ -639,7 +1318,31 @@ export type VersionListDto = {
     query_params: Array<{
       key: string;
       default: string | null;
+      type?: "string" | "number" | "integer" | "boolean" | "enum";
+      required?: boolean;
+      values?: Array<string>;
     }>;
+    /** JSON Schema subset the body is checked against before the flow runs */
+    body_schema: { [key: string]: unknown } | null;
+    /** Webhook signature checked on the raw body before anything else */
+    signature: {
+      scheme: "stripe" | "github" | "slack" | "standard_webhooks" | "hmac_sha256";
+      secret: string;
+      header?: string;
+      tolerance_s: number;
+    } | null;
+    /** GET answers cached in Redis, shared by every gateway */
+    cache: {
+      ttl_s: number;
+      vary_query: boolean;
+      vary_headers: Array<string>;
+      per_key: boolean;
+    } | null;
+    /** A tool of the project's MCP server at /_mcp */
+    mcp: {
+      enabled: boolean;
+      description?: string;
+    } | null;
     flow: {
       nodes: Array<unknown>;
       edges: Array<unknown>;
@@ -652,6 +1355,12 @@ export type VersionListDto = {
 };
 
 export interface Operations {
+  "GET /v1/assistant": {
+    params: { };
+    query: never;
+    body: never;
+    response: AssistantStatusDto;
+  };
   "POST /v1/auth/login": {
     params: { };
     query: never;
@@ -664,11 +1373,23 @@ export interface Operations {
     body: never;
     response: MessageResponseDto;
   };
+  "POST /v1/auth/logout-all": {
+    params: { };
+    query: never;
+    body: never;
+    response: MessageResponseDto;
+  };
   "GET /v1/auth/me": {
     params: { };
     query: never;
     body: never;
     response: MeResponseDto;
+  };
+  "POST /v1/auth/password": {
+    params: { };
+    query: never;
+    body: ChangePasswordDto;
+    response: MessageResponseDto;
   };
   "POST /v1/auth/signup": {
     params: { };
@@ -723,6 +1444,12 @@ export interface Operations {
     query: never;
     body: never;
     response: MessageResponseDto;
+  };
+  "POST /v1/projects/{projectId}/assistant/drafts": {
+    params: { projectId: string };
+    query: never;
+    body: DraftRequestDto;
+    response: DraftDto;
   };
   "GET /v1/projects/{projectId}/endpoints": {
     params: { projectId: string };
@@ -802,6 +1529,84 @@ export interface Operations {
     body: EndpointExportDto;
     response: EndpointWithDiagnosticsDto;
   };
+  "GET /v1/projects/{projectId}/functions": {
+    params: { projectId: string };
+    query: never;
+    body: never;
+    response: FunctionListDto;
+  };
+  "POST /v1/projects/{projectId}/functions": {
+    params: { projectId: string };
+    query: never;
+    body: SaveFunctionDto;
+    response: FunctionWithDiagnosticsDto;
+  };
+  "GET /v1/projects/{projectId}/functions/{functionId}": {
+    params: { projectId: string; functionId: string };
+    query: never;
+    body: never;
+    response: FunctionDto;
+  };
+  "PUT /v1/projects/{projectId}/functions/{functionId}": {
+    params: { projectId: string; functionId: string };
+    query: never;
+    body: SaveFunctionDto;
+    response: FunctionWithDiagnosticsDto;
+  };
+  "DELETE /v1/projects/{projectId}/functions/{functionId}": {
+    params: { projectId: string; functionId: string };
+    query: never;
+    body: never;
+    response: MessageResponseDto;
+  };
+  "POST /v1/projects/{projectId}/functions/{functionId}/deploy": {
+    params: { projectId: string; functionId: string };
+    query: never;
+    body: never;
+    response: FunctionWithDiagnosticsDto;
+  };
+  "GET /v1/projects/{projectId}/functions/{functionId}/export": {
+    params: { projectId: string; functionId: string };
+    query: never;
+    body: never;
+    response: FunctionExportFileDto;
+  };
+  "POST /v1/projects/{projectId}/functions/{functionId}/test-runs": {
+    params: { projectId: string; functionId: string };
+    query: never;
+    body: FunctionTestRunInputDto;
+    response: TestRunResultDto;
+  };
+  "POST /v1/projects/{projectId}/functions/{functionId}/undeploy": {
+    params: { projectId: string; functionId: string };
+    query: never;
+    body: never;
+    response: FunctionDto;
+  };
+  "GET /v1/projects/{projectId}/functions/{functionId}/versions": {
+    params: { projectId: string; functionId: string };
+    query: never;
+    body: never;
+    response: FunctionVersionListDto;
+  };
+  "GET /v1/projects/{projectId}/functions/{functionId}/versions/{version}": {
+    params: { projectId: string; functionId: string; version: string };
+    query: never;
+    body: never;
+    response: FunctionVersionDto;
+  };
+  "POST /v1/projects/{projectId}/functions/{functionId}/versions/{version}/deploy": {
+    params: { projectId: string; functionId: string; version: string };
+    query: never;
+    body: never;
+    response: FunctionDto;
+  };
+  "POST /v1/projects/{projectId}/functions/import": {
+    params: { projectId: string };
+    query: never;
+    body: FunctionExportDto;
+    response: FunctionWithDiagnosticsDto;
+  };
   "GET /v1/projects/{projectId}/integrations": {
     params: { projectId: string };
     query: never;
@@ -834,7 +1639,7 @@ export interface Operations {
   };
   "GET /v1/projects/{projectId}/logs": {
     params: { projectId: string };
-    query: { environment?: "live" | "preview"; endpoint?: string; status?: string; method?: string; from?: string; to?: string; limit?: number; cursor?: string };
+    query: { environment?: "live" | "preview"; trigger?: "http" | "schedule" | "mcp"; cache?: "hit" | "miss"; endpoint?: string; status?: string; method?: string; from?: string; to?: string; limit?: number; cursor?: string };
     body: never;
     response: LogPageDto;
   };
@@ -855,6 +1660,72 @@ export interface Operations {
     query: never;
     body: never;
     response: { [key: string]: unknown };
+  };
+  "GET /v1/projects/{projectId}/schedules": {
+    params: { projectId: string };
+    query: never;
+    body: never;
+    response: ScheduleListDto;
+  };
+  "POST /v1/projects/{projectId}/schedules": {
+    params: { projectId: string };
+    query: never;
+    body: SaveScheduleDto;
+    response: ScheduleWithDiagnosticsDto;
+  };
+  "GET /v1/projects/{projectId}/schedules/{scheduleId}": {
+    params: { projectId: string; scheduleId: string };
+    query: never;
+    body: never;
+    response: ScheduleDto;
+  };
+  "PUT /v1/projects/{projectId}/schedules/{scheduleId}": {
+    params: { projectId: string; scheduleId: string };
+    query: never;
+    body: SaveScheduleDto;
+    response: ScheduleWithDiagnosticsDto;
+  };
+  "DELETE /v1/projects/{projectId}/schedules/{scheduleId}": {
+    params: { projectId: string; scheduleId: string };
+    query: never;
+    body: never;
+    response: MessageResponseDto;
+  };
+  "POST /v1/projects/{projectId}/schedules/{scheduleId}/deploy": {
+    params: { projectId: string; scheduleId: string };
+    query: never;
+    body: never;
+    response: ScheduleWithDiagnosticsDto;
+  };
+  "POST /v1/projects/{projectId}/schedules/{scheduleId}/run": {
+    params: { projectId: string; scheduleId: string };
+    query: never;
+    body: never;
+    response: RunAcceptedDto;
+  };
+  "POST /v1/projects/{projectId}/schedules/{scheduleId}/undeploy": {
+    params: { projectId: string; scheduleId: string };
+    query: never;
+    body: never;
+    response: ScheduleDto;
+  };
+  "GET /v1/projects/{projectId}/schedules/{scheduleId}/versions": {
+    params: { projectId: string; scheduleId: string };
+    query: never;
+    body: never;
+    response: ScheduleVersionListDto;
+  };
+  "GET /v1/projects/{projectId}/schedules/{scheduleId}/versions/{version}": {
+    params: { projectId: string; scheduleId: string; version: string };
+    query: never;
+    body: never;
+    response: ScheduleVersionDto;
+  };
+  "POST /v1/projects/{projectId}/schedules/{scheduleId}/versions/{version}/deploy": {
+    params: { projectId: string; scheduleId: string; version: string };
+    query: never;
+    body: never;
+    response: ScheduleDto;
   };
   "GET /v1/projects/{projectId}/secrets": {
     params: { projectId: string };

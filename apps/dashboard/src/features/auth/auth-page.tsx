@@ -2,6 +2,7 @@ import { type FormEvent, useRef, useState } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { errorMessage, isApiError } from '../../api/api-error';
 import { useMe, useSignIn } from '../../api/auth';
+import { clearSessionEndedNotice, sessionEndedNotice } from '../../api/session-end';
 import { Field } from '../../ui/field';
 import { Loading } from '../../ui/states';
 import { safeNext } from './safe-next';
@@ -22,6 +23,7 @@ export function AuthPage({ mode }: { mode: 'login' | 'signup' }) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const passwordRef = useRef<HTMLInputElement>(null);
+  const [sessionEnded] = useState(sessionEndedNotice);
   const copy = COPY[mode];
   useDocumentTitle(mode === 'login' ? 'Sign in' : 'Create account');
 
@@ -33,7 +35,10 @@ export function AuthPage({ mode }: { mode: 'login' | 'signup' }) {
     signIn.mutate(
       { email, password },
       {
-        onSuccess: () => void navigate(next, { replace: true }),
+        onSuccess: () => {
+          clearSessionEndedNotice();
+          void navigate(next, { replace: true });
+        },
         // Wrong credentials: the user retypes the password, so it keeps (gets) focus.
         onError: () => passwordRef.current?.focus(),
       },
@@ -51,6 +56,11 @@ export function AuthPage({ mode }: { mode: 'login' | 'signup' }) {
           Flowgate
         </p>
         <h1>{copy.title}</h1>
+        {sessionEnded && mode === 'login' && (
+          <p className="auth-notice" role="status">
+            Your session ended, so you were signed out. Sign in again to carry on: unsaved Workshop edits were kept in this browser and are offered back.
+          </p>
+        )}
         <form onSubmit={submit} noValidate>
           <Field label="Email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} error={fieldError('email')} />
           <Field

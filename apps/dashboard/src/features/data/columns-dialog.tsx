@@ -22,6 +22,7 @@ export function ColumnsDialog({
   otherProblem,
   fields,
   notice,
+  fieldsEdited = false,
 }: {
   title: string;
   submitLabel: string;
@@ -33,9 +34,12 @@ export function ColumnsDialog({
   otherProblem?: () => boolean;
   fields?: (tried: boolean) => ReactNode;
   notice?: (columns: ColumnDraft[]) => ReactNode;
+  /** Whether `fields` hold something typed (closing then asks first, as edited columns do). */
+  fieldsEdited?: boolean;
 }) {
   const formId = useId();
-  const [columns, setColumns] = useState<ColumnDraft[]>(initialColumns);
+  const [start] = useState<ColumnDraft[]>(initialColumns);
+  const [columns, setColumns] = useState<ColumnDraft[]>(start);
   const [tried, setTried] = useState(false);
   const problems = tried ? columnProblems(columns) : new Map<string, string>();
 
@@ -50,6 +54,7 @@ export function ColumnsDialog({
     <Dialog
       title={title}
       onClose={onClose}
+      unsaved={fieldsEdited || columns !== start}
       wide
       footer={
         <button type="submit" form={formId} className="button" disabled={mutation.isPending}>

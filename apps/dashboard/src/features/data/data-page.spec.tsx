@@ -76,7 +76,7 @@ describe('Data page', () => {
     expect(calls.some((call) => call.method === 'POST')).toBe(false);
   });
 
-  it('shows a name the server refused beside the field, and Done closes the dialog', async () => {
+  it('shows a name the server refused beside the field; Done with filled-in fields asks before it drops them', async () => {
     fakeTablesApi([{ name: 'orders' }]);
     renderRoute(dataPath);
     await userEvent.click(await screen.findByRole('button', { name: 'New table' }));
@@ -88,6 +88,20 @@ describe('Data page', () => {
     expect(within(dialog).getByRole('alert').textContent).toBe('A table named orders exists');
     expect(within(dialog).getByRole('textbox', { name: 'Table name' }).getAttribute('aria-invalid')).toBe('true');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Done' }));
+    const question = screen.getByRole('alertdialog', { name: 'Discard your changes?' });
+    await userEvent.click(within(question).getByRole('button', { name: 'Keep editing' }));
+    expect((within(dialog).getByRole('textbox', { name: 'Table name' }) as HTMLInputElement).value).toBe('orders');
+    await userEvent.keyboard('{Escape}');
+    await userEvent.click(within(screen.getByRole('alertdialog', { name: 'Discard your changes?' })).getByRole('button', { name: 'Discard' }));
     expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('closes an untouched New table dialog with Done at once', async () => {
+    fakeTablesApi([]);
+    renderRoute(dataPath);
+    await userEvent.click(await screen.findByRole('button', { name: 'New table' }));
+    await userEvent.click(within(screen.getByRole('dialog', { name: 'New table' })).getByRole('button', { name: 'Done' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(screen.queryByRole('alertdialog')).toBeNull();
   });
 });

@@ -22,6 +22,7 @@ export function NewTableDialog({ projectId, onClose }: { projectId: string; onCl
       initialColumns={() => [blankColumn()]}
       mutation={create}
       onClose={onClose}
+      fieldsEdited={name.trim() !== ''}
       otherProblem={() => nameProblem(name, 'Table') !== null}
       onSubmit={(columns) =>
         create.mutate(

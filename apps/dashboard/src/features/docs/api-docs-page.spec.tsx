@@ -25,11 +25,18 @@ const document = describeApi({
   requireAuth: false,
   endpoints: [
     endpoint(
-      { name: 'List orders', method: 'GET', path: '/orders', auth: 'none', query_params: [{ key: 'status', default: 'open' }] },
+      { name: 'List orders', method: 'GET', path: '/orders', auth: 'none', query_params: [{ key: 'status', default: 'open' }, { key: 'limit', default: null, type: 'integer', required: true }], mcp: { enabled: true, description: 'Lists the open orders' } },
       flow([{ id: 'r', type: 'respond', position: start.position, config: { body: { status: '{params.status}', count: 2 } } }]),
     ),
     endpoint(
-      { name: 'Create order', method: 'POST', path: '/orders', auth: 'admin', query_params: [] },
+      {
+        name: 'Create order',
+        method: 'POST',
+        path: '/orders',
+        auth: 'admin',
+        query_params: [],
+        body_schema: { type: 'object', required: ['email'], properties: { email: { type: 'string' }, note: { type: 'string' } } },
+      },
       flow([{ id: 'r', type: 'respond', position: start.position, config: { status: 201, body: { email: '{body.email}' } } }]),
     ),
   ],
@@ -53,18 +60,54 @@ describe('API docs page', () => {
     expect(within(list).getByText('http://shop.localhost:8080/orders')).toBeTruthy();
     expect(within(list).getByText('Public: no key needed')).toBeTruthy();
     expect(within(list).getByText('status')).toBeTruthy();
-    expect(within(list).getByText('default "open"')).toBeTruthy();
+    expect(within(list).getByText('optional, default "open"')).toBeTruthy();
+    const limit = within(list).getByText('limit').closest('li');
+    expect(limit?.textContent).toBe('limit number required');
     expect(within(list).getByText('{ status: string; count: 2 }')).toBeTruthy();
 
     const create = screen.getByRole('article', { name: 'Create order' });
     expect(within(create).getByText('Needs an admin API key')).toBeTruthy();
-    expect(within(within(create).getByRole('region', { name: 'Body fields' })).getByText('email')).toBeTruthy();
+    const body = within(create).getByRole('region', { name: 'Body fields' });
+    expect(within(body).getByText('email').closest('li')?.textContent).toBe('email string required');
+    expect(within(body).getByText('note').closest('li')?.textContent).toBe('note string optional');
+    expect(within(body).getByText(/a body that does not match is refused/)).toBeTruthy();
     const statuses = within(within(create).getByRole('region', { name: 'Responses' })).getAllByRole('listitem').map((item) => item.textContent?.slice(0, 3));
     expect(statuses).toEqual(['201', '400', '401', '403', '413', '415', '429', '500', '503']);
 
     const download = screen.getByRole('link', { name: 'Download OpenAPI JSON' });
     expect(download.getAttribute('href')).toBe(`/v1/projects/${project.id}/openapi.json`);
     expect(download.getAttribute('download')).toBe('shop-openapi.json');
+  });
+
+  it('shows the MCP URL, the tools it offers and a client configuration to copy', async () => {
+    api(document);
+    const writeText = jest.fn(async () => undefined);
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    renderRoute(`/projects/${project.id}/docs`);
+    const mcp = await screen.findByRole('region', { name: 'MCP' });
+    expect(within(within(mcp).getByRole('list', { name: 'MCP tools' })).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['listOrders Lists the open orders (GET /orders)']);
+    const urlCopy = within(mcp).getByRole('button', { name: 'Copy MCP URL' });
+    await userEvent.click(urlCopy);
+    expect(writeText).toHaveBeenLastCalledWith('http://shop.localhost:8080/_mcp');
+    expect(within(urlCopy.closest('figure')!).getByRole('status').textContent).toBe('Copied');
+    await userEvent.click(within(mcp).getByRole('button', { name: 'Copy client configuration' }));
+    const copied = (writeText.mock.calls.at(-1) as unknown as [string])[0];
+    // The one tool is public and the project does not require authentication: no key to fill in.
+    expect(JSON.parse(copied)).toEqual({ mcpServers: { shop: { type: 'http', url: 'http://shop.localhost:8080/_mcp' } } });
+  });
+
+  it('puts the key header in the client configuration when a tool or the project needs a key', async () => {
+    fakeApi({
+      'GET /v1/auth/me': () => [200, { user }],
+      'GET /v1/projects': () => [200, { items: [{ ...project, require_auth: true }] }],
+      [`GET /v1/projects/${project.id}`]: () => [200, { ...project, require_auth: true }],
+      [`GET /v1/projects/${project.id}/openapi.json`]: () => [200, document],
+    });
+    renderRoute(`/projects/${project.id}/docs`);
+    const mcp = await screen.findByRole('region', { name: 'MCP' });
+    const configuration = within(mcp).getByText(/"mcpServers"/).textContent ?? '';
+    expect(JSON.parse(configuration)).toEqual({ mcpServers: { shop: { type: 'http', url: 'http://shop.localhost:8080/_mcp', headers: { Authorization: 'Bearer <your key>' } } } });
+    expect(within(mcp).getByText(/Replace <your key> with a key of this project/)).toBeTruthy();
   });
 
   it('gives copyable curl and fetch snippets with the base URL, the key header and a body to start from', async () => {
@@ -75,11 +118,12 @@ describe('API docs page', () => {
     const create = await screen.findByRole('article', { name: 'Create order' });
     const curl = within(create).getByText(/^curl -X POST/).textContent;
     expect(curl).toBe(
-      "curl -X POST 'http://shop.localhost:8080/orders' \\\n  -H 'Authorization: Bearer <your key>' \\\n  -H 'Content-Type: application/json' \\\n  -d '{\"email\":\"<email>\"}'",
+      "curl -X POST 'http://shop.localhost:8080/orders' \\\n  -H 'Authorization: Bearer <your key>' \\\n  -H 'Content-Type: application/json' \\\n  -d '{\"email\":\"<email>\",\"note\":\"<note>\"}'",
     );
-    await userEvent.click(within(create).getByRole('button', { name: 'Copy curl' }));
+    const copyCurl = within(create).getByRole('button', { name: 'Copy curl' });
+    await userEvent.click(copyCurl);
     expect(writeText).toHaveBeenCalledWith(curl);
-    expect(within(create).getByRole('status').textContent).toBe('Copied');
+    expect(within(copyCurl.closest('figure')!).getByRole('status').textContent).toBe('Copied');
 
     const list = screen.getByRole('article', { name: 'List orders' });
     const fetchCode = within(list).getByText(/^const response = await fetch/).textContent;

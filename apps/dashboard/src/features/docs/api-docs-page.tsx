@@ -1,6 +1,7 @@
 import { apiDescriptionUrl, useApiDescription } from '../../api/api-description';
 import { useCurrentProject } from '../../ui/use-current-project';
 import { EmptyState, QueryState } from '../../ui/states';
+import { McpSection } from './mcp-section';
 import { OperationCard } from './operation-card';
 import { operationsOf } from './operations';
 
@@ -30,7 +31,14 @@ export function ApiDocsPage() {
                 <span>Deploy an endpoint in the Workshop and it is described here.</span>
               </EmptyState>
             );
-          return operations.map((op) => <OperationCard key={`${op.method} ${op.path}`} op={op} />);
+          return (
+            <>
+              {operations.map((op) => (
+                <OperationCard key={`${op.method} ${op.path}`} op={op} />
+              ))}
+              <McpSection project={project} operations={operations} />
+            </>
+          );
         }}
       </QueryState>
       <p className="muted">

@@ -1,28 +1,19 @@
-import { useState } from 'react';
+import { COPY_MESSAGES, useCopy } from '../../ui/use-copy';
 
-/** A code sample with a Copy button (`Copy <label>`); says whether copying worked. */
-export function CopySnippet({ label, code }: { label: string; code: string }) {
-  const [copied, setCopied] = useState<'yes' | 'no' | null>(null);
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(code);
-      setCopied('yes');
-    } catch {
-      setCopied('no');
-    }
-  };
+/** A code sample with a Copy button (`Copy <label>`) under `title` (default: the label); says whether copying worked. */
+export function CopySnippet({ label, title = label, code }: { label: string; title?: string; code: string }) {
+  const { outcome, copy } = useCopy();
   return (
     <figure className="snippet">
       <figcaption>
-        <span>{label}</span>
-        <button type="button" className="button secondary small" onClick={() => void copy()}>
+        <span>{title}</span>
+        <button type="button" className="button secondary small" onClick={() => void copy(code)}>
           Copy {label}
         </button>
-        {copied && (
-          <span className="muted" role="status">
-            {copied === 'yes' ? 'Copied' : 'Copying failed: select the text and copy it yourself'}
-          </span>
-        )}
+        {/* Always in the DOM, so the outcome is read when it changes (a live region added with its text is not). */}
+        <span className="muted" role="status">
+          {outcome ? COPY_MESSAGES[outcome] : ''}
+        </span>
       </figcaption>
       <pre>
         <code>{code}</code>

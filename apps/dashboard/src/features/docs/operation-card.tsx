@@ -12,6 +12,7 @@ const KEY_TEXT: Record<KeyNeeded, string> = {
 export function OperationCard({ op }: { op: OperationView }) {
   const titleId = `op-${op.id}`;
   const bodyFields = Object.entries(op.body?.properties ?? {});
+  const requiredFields = new Set(op.body?.required ?? []);
   return (
     <article className="card operation" aria-labelledby={titleId}>
       <header className="operation-header">
@@ -28,7 +29,8 @@ export function OperationCard({ op }: { op: OperationView }) {
           <ul className="fields">
             {op.parameters.map((parameter) => (
               <li key={parameter.name}>
-                <code>{parameter.name}</code> <span className="muted">{parameter.default === null ? 'no default (null)' : `default "${parameter.default}"`}</span>
+                <code>{parameter.name}</code> <span className="muted">{parameter.type}</span>{' '}
+                <span className="muted">{parameter.required ? 'required' : parameter.default === null ? 'optional, no default (null)' : `optional, default "${parameter.default}"`}</span>
               </li>
             ))}
           </ul>
@@ -44,11 +46,16 @@ export function OperationCard({ op }: { op: OperationView }) {
               {bodyFields.map(([name, schema]) => (
                 <li key={name}>
                   <code>{name}</code> <span className="muted">{schemaText(schema)}</span>
+                  {op.bodyChecked && <span className="muted"> {requiredFields.has(name) ? 'required' : 'optional'}</span>}
                 </li>
               ))}
             </ul>
           )}
-          <p className="muted">JSON or form data; a field the request leaves out is null to the flow.</p>
+          <p className="muted">
+            {op.bodyChecked
+              ? 'JSON or form data, checked against the endpoint’s schema: a body that does not match is refused (400 validation_failed).'
+              : 'JSON or form data; a field the request leaves out is null to the flow.'}
+          </p>
         </section>
       )}
       <section aria-label="Responses">

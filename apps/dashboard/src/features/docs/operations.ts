@@ -11,6 +11,8 @@ export type Schema = {
   items?: Schema;
   anyOf?: Schema[];
   maxProperties?: number;
+  required?: string[];
+  default?: unknown;
 };
 
 export type KeyNeeded = 'none' | 'any' | 'admin';
@@ -22,9 +24,13 @@ export interface OperationView {
   url: string;
   summary: string;
   key: KeyNeeded;
-  parameters: Array<{ name: string; default: string | null }>;
+  parameters: Array<{ name: string; default: string | null; type: string; required: boolean }>;
   /** null: the method has no body. */
   body: Schema | null;
+  /** The body is checked against a declared schema (a body that does not match is refused). */
+  bodyChecked: boolean;
+  /** The tool description when the endpoint is a tool of the project's MCP server, else null. */
+  mcp: string | null;
   responses: Array<{ status: string; description: string; schema: Schema | null }>;
 }
 
@@ -32,8 +38,9 @@ type RawOperation = {
   operationId?: string;
   summary?: string;
   security?: unknown[];
-  parameters?: Array<{ name: string; schema?: { default?: string } }>;
-  requestBody?: { content?: Record<string, { schema?: Schema }> };
+  parameters?: Array<{ name: string; required?: boolean; schema?: Schema }>;
+  requestBody?: { required?: boolean; content?: Record<string, { schema?: Schema }> };
+  'x-mcp'?: { description?: string };
   responses?: Record<string, { description?: string; content?: Record<string, { schema?: Schema }> }>;
 };
 
@@ -53,8 +60,15 @@ export function operationsOf(doc: OpenApiDocument): OperationView[] {
         url: base + path,
         summary: op.summary ?? '',
         key: !op.security || op.security.length === 0 ? 'none' : responses['403'] ? 'admin' : 'any',
-        parameters: (op.parameters ?? []).map((parameter) => ({ name: parameter.name, default: parameter.schema?.default ?? null })),
+        parameters: (op.parameters ?? []).map((parameter) => ({
+          name: parameter.name,
+          default: parameter.schema?.default === undefined ? null : String(parameter.schema.default),
+          type: schemaText({ ...parameter.schema, default: undefined }),
+          required: parameter.required === true,
+        })),
         body: op.requestBody?.content?.['application/json']?.schema ?? null,
+        bodyChecked: op.requestBody?.required === true,
+        mcp: op['x-mcp'] === undefined ? null : (op['x-mcp'].description ?? op.summary ?? ''),
         responses: Object.entries(responses).map(([status, response]) => ({
           status,
           description: response.description ?? '',

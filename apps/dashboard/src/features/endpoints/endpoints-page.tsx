@@ -6,12 +6,12 @@ import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { ListState } from '../../ui/states';
 import { usePendingDelete } from '../../ui/use-pending-delete';
 import { EndpointsTable } from './endpoints-table';
-import { freeEndpointPath } from './endpoint-status';
+import { blankEndpoint } from './endpoint-status';
+import { DescribeEndpoint } from './describe-endpoint';
 import { ImportEndpoint } from './import-endpoint';
+import { StartFromTemplate } from './templates/start-from-template';
 import { useDocumentTitle } from '../../ui/use-document-title';
 import { FormError } from '../../ui/form-error';
-
-const START_ONLY = { nodes: [{ id: 'start', type: 'start', position: { x: 0, y: 0 } }], edges: [] };
 
 /** `/projects/:id/endpoints`: the endpoint list; `New endpoint` makes a draft and opens the Workshop on it. */
 export function EndpointsPage() {
@@ -25,11 +25,7 @@ export function EndpointsPage() {
   const navigate = useNavigate();
 
   const newEndpoint = () => {
-    const { path, name } = freeEndpointPath(endpoints.data ?? []);
-    create.mutate(
-      { name, method: 'GET', path, auth: 'none', query_params: [], flow: START_ONLY },
-      { onSuccess: (endpoint) => void navigate(`/projects/${project.id}/endpoints/${endpoint.id}`) },
-    );
+    create.mutate(blankEndpoint(endpoints.data ?? []), { onSuccess: (endpoint) => void navigate(`/projects/${project.id}/endpoints/${endpoint.id}`) });
   };
 
   return (
@@ -43,13 +39,15 @@ export function EndpointsPage() {
         </div>
         <div className="page-actions">
           <ImportEndpoint projectId={project.id} />
+          <StartFromTemplate projectId={project.id} endpoints={endpoints.data ?? []} />
           <button type="button" className="button" onClick={newEndpoint} disabled={create.isPending || endpoints.isPending}>
             {create.isPending ? 'Creating…' : 'New endpoint'}
           </button>
+          <DescribeEndpoint projectId={project.id} endpoints={endpoints.data ?? []} />
         </div>
       </div>
       <FormError error={create.error} />
-      <ListState query={endpoints} label="Loading endpoints…" emptyTitle="No endpoints yet" emptyHint="New endpoint creates a draft and opens it in the Workshop.">
+      <ListState query={endpoints} label="Loading endpoints…" emptyTitle="No endpoints yet" emptyHint="Start from a template to see a working endpoint, or New endpoint for an empty one; either opens it in the Workshop.">
         {(items) => <EndpointsTable projectId={project.id} endpoints={items} onDelete={deletion.ask} />}
       </ListState>
       {deleting && (

@@ -2,9 +2,7 @@ import { Link } from 'react-router';
 import type { Endpoint } from '../../api/types';
 import { ListTable, NoValue } from '../../ui/list-table';
 import { DeleteRowButton } from '../../ui/row-actions';
-import { endpointStatus } from './endpoint-status';
-
-const BADGE = { Live: 'badge live', Draft: 'badge', 'Live · changes not deployed': 'badge changed' } as const;
+import { StatusBadge } from './status-badge';
 
 export function EndpointsTable({ projectId, endpoints, onDelete }: { projectId: string; endpoints: Endpoint[]; onDelete: (endpoint: Endpoint) => void }) {
   return (
@@ -14,7 +12,6 @@ export function EndpointsTable({ projectId, endpoints, onDelete }: { projectId: 
       items={endpoints}
       rowKey={(endpoint) => endpoint.id}
       cells={(endpoint) => {
-        const status = endpointStatus(endpoint);
         return (
           <>
             <td className="name">
@@ -25,7 +22,7 @@ export function EndpointsTable({ projectId, endpoints, onDelete }: { projectId: 
               <code>{endpoint.path}</code>
             </td>
             <td>
-              <span className={BADGE[status]}>{status}</span>
+              <StatusBadge resource={endpoint} />
             </td>
             <td className="url">
               {endpoint.live_url ? (

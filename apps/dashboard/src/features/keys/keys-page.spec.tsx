@@ -43,7 +43,7 @@ describe('Authentication page', () => {
     expect(screen.getByText(/curl -H "Authorization: Bearer <your key>" http:\/\/shop\.localhost:8080\//)).toBeTruthy();
   });
 
-  it('shows a new secret once in a dialog (Copy key, Done) and nowhere after it closes', async () => {
+  it('shows a new secret once in a dialog (Copy key announces Copied, Done) and nowhere after it closes', async () => {
     const { calls } = api([]);
     renderRoute(`/projects/${project.id}/keys`);
     await screen.findByText('No keys yet');
@@ -53,7 +53,11 @@ describe('Authentication page', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Add' }));
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText('fg_secret_shown_once')).toBeTruthy();
-    expect(within(dialog).getByRole('button', { name: 'Copy key' })).toBeTruthy();
+    const writeText = jest.fn(async () => undefined);
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Copy key' }));
+    expect(writeText).toHaveBeenCalledWith('fg_secret_shown_once');
+    expect((await within(dialog).findByRole('status')).textContent).toBe('Copied');
     expect(calls.find((call) => call.method === 'POST')?.body).toEqual({ name: 'deploy bot', ratelimit_min: 60, permission: 'admin' });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Done' }));
     expect(screen.queryByRole('dialog')).toBeNull();

@@ -6,7 +6,7 @@ import { DeleteRowButton } from '../../ui/row-actions';
 export function KeysTable({ keys, onDelete }: { keys: ApiKey[]; onDelete: (key: ApiKey) => void }) {
   return (
     <ListTable
-      columns={['Name', 'Ratelimit', 'Permission', 'Last Used', 'Created']}
+      columns={['Name', 'Rate limit', 'Permission', 'Last used', 'Created']}
       actions
       items={keys}
       rowKey={(key) => key.id}

@@ -1,24 +1,16 @@
-import { useState } from 'react';
 import type { CreatedApiKey } from '../../api/types';
 import { Dialog } from '../../ui/dialog';
+import { COPY_MESSAGES, useCopy } from '../../ui/use-copy';
 
 /** The new secret, shown this once; closing the dialog drops it from the page. */
 export function SecretDialog({ created, onClose }: { created: CreatedApiKey; onClose: () => void }) {
-  const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(created.key);
-      setCopied('yes');
-    } catch {
-      setCopied('failed');
-    }
-  };
+  const { outcome, copy } = useCopy();
   return (
     <Dialog
       title={`Key ${created.key_data.name} created`}
       onClose={onClose}
       footer={
-        <button type="button" className="button secondary" onClick={() => void copy()}>
+        <button type="button" className="button secondary" onClick={() => void copy(created.key)}>
           Copy key
         </button>
       }
@@ -27,7 +19,12 @@ export function SecretDialog({ created, onClose }: { created: CreatedApiKey; onC
       <pre className="secret" aria-label="API key">
         {created.key}
       </pre>
-      {copied && <p className="muted">{copied === 'yes' ? 'Copied to the clipboard.' : 'Copying failed: select the key and copy it yourself.'}</p>}
+      {/* Announced where the user is: inside the dialog. */}
+      {outcome && (
+        <p className="muted" role="status">
+          {COPY_MESSAGES[outcome]}
+        </p>
+      )}
     </Dialog>
   );
 }

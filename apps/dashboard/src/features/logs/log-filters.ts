@@ -1,4 +1,4 @@
-/** The Logs page's filters as they live in the URL (`endpoint`, `status`, `method`, `range`, `environment`). */
+/** The Logs page's filters as they live in the URL (`endpoint`, `status`, `method`, `range`, `environment`, `trigger`, `cache`). */
 export interface LogFilters {
   endpoint: string;
   /** '' (any), a class (`4xx`) or a code (`404`). */
@@ -7,7 +7,19 @@ export interface LogFilters {
   range: RangeKey;
   /** Requests to the live address (default) or the preview address. */
   environment: Environment;
+  /** What started the runs: '' (any), requests, schedules or MCP calls. */
+  trigger: Trigger;
+  /** Answers of cached routes: '' (any), served from the cache (`hit`) or by the flow (`miss`). */
+  cache: CacheOutcome;
 }
+
+export const CACHE_OUTCOMES = { '': 'Any', hit: 'Hit', miss: 'Miss' } as const;
+export type CacheOutcome = keyof typeof CACHE_OUTCOMES;
+const isCacheOutcome = (value: string | null): value is CacheOutcome => value !== null && value !== '' && value in CACHE_OUTCOMES;
+
+export const TRIGGERS = { '': 'Any', http: 'HTTP', schedule: 'Schedule', mcp: 'MCP' } as const;
+export type Trigger = keyof typeof TRIGGERS;
+const isTrigger = (value: string | null): value is Trigger => value !== null && value !== '' && value in TRIGGERS;
 
 export const ENVIRONMENTS = { live: 'Live', preview: 'Preview' } as const;
 export type Environment = keyof typeof ENVIRONMENTS;
@@ -48,6 +60,8 @@ export function filtersFrom(search: URLSearchParams): LogFilters {
     method: METHODS.includes(method) ? method : '',
     range: isRange(search.get('range')) ? (search.get('range') as RangeKey) : DEFAULT_RANGE,
     environment: search.get('environment') === 'preview' ? 'preview' : 'live',
+    trigger: isTrigger(search.get('trigger')) ? (search.get('trigger') as Trigger) : '',
+    cache: isCacheOutcome(search.get('cache')) ? (search.get('cache') as CacheOutcome) : '',
   };
 }
 
@@ -59,6 +73,8 @@ export function searchOf(filters: LogFilters): URLSearchParams {
   if (filters.method) search.set('method', filters.method);
   if (filters.range !== DEFAULT_RANGE) search.set('range', filters.range);
   if (filters.environment !== 'live') search.set('environment', filters.environment);
+  if (filters.trigger) search.set('trigger', filters.trigger);
+  if (filters.cache) search.set('cache', filters.cache);
   return search;
 }
 
@@ -69,6 +85,8 @@ export function apiQuery(filters: LogFilters, now = Date.now()) {
     status: filters.status || undefined,
     method: filters.method || undefined,
     environment: filters.environment,
+    trigger: filters.trigger || undefined,
+    cache: filters.cache || undefined,
     from: new Date(now - RANGES[filters.range].ms).toISOString(),
   };
 }

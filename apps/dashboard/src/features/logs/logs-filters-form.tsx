@@ -1,8 +1,8 @@
 import { useEffect, useEffectEvent, useState } from 'react';
 import { useDebounced } from '../../ui/use-debounced';
-import { ENVIRONMENTS, type Environment, type LogFilters, METHODS, RANGES, type RangeKey, STATUS_OPTIONS } from './log-filters';
+import { CACHE_OUTCOMES, ENVIRONMENTS, type LogFilters, METHODS, RANGES, type RangeKey, STATUS_OPTIONS, TRIGGERS } from './log-filters';
 
-/** Endpoint, Status, Method, Time range, Environment; every change lands in the URL (the path after typing stops). */
+/** Endpoint, Status, Method, Time range, Environment, Trigger, Cache; every change lands in the URL (the path after typing stops). */
 export function LogsFiltersForm({ filters, onChange }: { filters: LogFilters; onChange: (next: LogFilters) => void }) {
   const [endpoint, setEndpoint] = useState(filters.endpoint);
   const settled = useDebounced(endpoint, 400);
@@ -53,16 +53,25 @@ export function LogsFiltersForm({ filters, onChange }: { filters: LogFilters; on
           ))}
         </select>
       </label>
-      <label className="field">
-        <span>Environment</span>
-        <select value={filters.environment} onChange={(event) => onChange({ ...filters, environment: event.target.value as Environment })}>
-          {Object.entries(ENVIRONMENTS).map(([key, label]) => (
-            <option key={key} value={key}>
-              {label}
-            </option>
-          ))}
-        </select>
-      </label>
+      <ChoiceFilter label="Environment" choices={ENVIRONMENTS} value={filters.environment} onChange={(environment) => onChange({ ...filters, environment })} />
+      <ChoiceFilter label="Trigger" choices={TRIGGERS} value={filters.trigger} onChange={(trigger) => onChange({ ...filters, trigger })} />
+      <ChoiceFilter label="Cache" choices={CACHE_OUTCOMES} value={filters.cache} onChange={(cache) => onChange({ ...filters, cache })} />
     </form>
+  );
+}
+
+/** A combobox named `label` over a fixed set of choices (value → label), in their order. */
+function ChoiceFilter<K extends string>({ label, choices, value, onChange }: { label: string; choices: Readonly<Record<K, string>>; value: K; onChange: (next: K) => void }) {
+  return (
+    <label className="field">
+      <span>{label}</span>
+      <select value={value} onChange={(event) => onChange(event.target.value as K)}>
+        {(Object.entries(choices) as Array<[K, string]>).map(([key, text]) => (
+          <option key={key} value={key}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }

@@ -14,6 +14,10 @@ const entry = (i: number, overrides: Record<string, unknown> = {}) => ({
   duration_ms: 1 + i / 10,
   key_id: null,
   code: i % 10 === 0 ? 'flow_error' : null,
+  environment: 'live',
+  trigger: 'http',
+  streamed: false,
+  cache: i === 2 ? 'hit' : i === 4 ? 'miss' : null,
   ...overrides,
 });
 const entries = Array.from({ length: 60 }, (_, i) => entry(i + 1));
@@ -48,8 +52,28 @@ function api({ newer = [] as unknown[] } = {}) {
     },
     [`GET /v1/projects/${project.id}/logs/${entries[9]!.id}`]: () => [
       200,
-      { ...entries[9], endpoint_id: endpointId, key_id: '55555555-5555-4555-8555-555555555555', key_name: 'Mobile app', query: 'id=7&verbose=1', error_node_id: 'decode1', message: 'Decode Text (decode1): input is not valid hex' },
+      {
+        ...entries[9],
+        endpoint_id: endpointId,
+        key_id: '55555555-5555-4555-8555-555555555555',
+        key_name: 'Mobile app',
+        query: 'id=7&verbose=1',
+        error_node_id: 'decode1',
+        message: 'Decode Text (decode1): input is not valid hex',
+        details: {
+          headers: [
+            { name: 'host', value: 'shop.example' },
+            { name: 'authorization', value: '[redacted]' },
+            { name: 'x-upstream', value: 'Bearer [secret:STRIPE_KEY]' },
+          ],
+          body: '{"hex":"zz"',
+          body_bytes: 12_000,
+          body_truncated: true,
+          response_bytes: 97,
+        },
+      },
     ],
+    [`GET /v1/projects/${project.id}/logs/${entries[1]!.id}`]: () => [200, { ...entries[1], endpoint_id: endpointId, key_name: null, query: '', error_node_id: null, message: null, details: null }],
   });
 }
 
@@ -128,6 +152,57 @@ describe('Logs page', () => {
     await waitFor(() => expect(asked('/logs').at(-1)!.searchParams.get('environment')).toBe('live'));
   });
 
+  it('filters by Trigger (Any, HTTP, Schedule, MCP), kept in the URL as trigger; the list asks for it', async () => {
+    const { fetchMock } = api();
+    const { router } = renderRoute(`/projects/${project.id}/logs`);
+    await screen.findAllByRole('row', { name: /\/orders/ });
+    const trigger = screen.getByRole('combobox', { name: 'Trigger' }) as HTMLSelectElement;
+    expect([...trigger.options].map((option) => option.text)).toEqual(['Any', 'HTTP', 'Schedule', 'MCP']);
+    expect(trigger.value).toBe('');
+    const asked = () => fetchMock.mock.calls.map(([url]) => new URL(String(url), 'http://x')).filter((url) => url.pathname.endsWith('/logs'));
+    expect(asked()[0]!.searchParams.has('trigger')).toBe(false);
+    await userEvent.selectOptions(trigger, 'Schedule');
+    await waitFor(() => expect(new URLSearchParams(router.state.location.search).get('trigger')).toBe('schedule'));
+    await waitFor(() => expect(asked().at(-1)!.searchParams.get('trigger')).toBe('schedule'));
+  });
+
+  it('filters by Cache (Any, Hit, Miss), kept in the URL as cache, and marks the answers served from the cache', async () => {
+    const { fetchMock } = api();
+    const { router } = renderRoute(`/projects/${project.id}/logs`);
+    await screen.findAllByRole('row', { name: /\/orders/ });
+    expect(within(rows()[1]!).getByText('cached').getAttribute('title')).toMatch(/response cache/);
+    expect(within(rows()[3]!).queryByText('cached')).toBeNull();
+    const cache = screen.getByRole('combobox', { name: 'Cache' }) as HTMLSelectElement;
+    expect([...cache.options].map((option) => option.text)).toEqual(['Any', 'Hit', 'Miss']);
+    await userEvent.selectOptions(cache, 'Hit');
+    await waitFor(() => expect(new URLSearchParams(router.state.location.search).get('cache')).toBe('hit'));
+    const asked = () => fetchMock.mock.calls.map(([url]) => new URL(String(url), 'http://x')).filter((url) => url.pathname.endsWith('/logs'));
+    await waitFor(() => expect(asked().at(-1)!.searchParams.get('cache')).toBe('hit'));
+  });
+
+  it("shows the request's headers (the key redacted), its body's first characters with its size, and the answer's size", async () => {
+    api();
+    renderRoute(`/projects/${project.id}/logs`);
+    const [row] = await screen.findAllByRole('row', { name: /500/ });
+    await userEvent.click(within(row!).getByRole('button', { name: 'Details' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Log details' });
+    const headers = await within(dialog).findByRole('table', { name: 'Request headers' });
+    expect(within(headers).getAllByRole('row').slice(1).map((r) => r.textContent)).toEqual(['hostshop.example', 'authorization[redacted]', 'x-upstreamBearer [secret:STRIPE_KEY]']);
+    expect(within(dialog).getByLabelText('Request body').textContent).toBe('{"hex":"zz"');
+    expect(within(dialog).getByText('First 4,096 characters shown (the body is 12.0 KB)')).toBeTruthy();
+    expect(within(dialog).getByText(/97 bytes/)).toBeTruthy();
+  });
+
+  it('says when a row has no request details, and names a cache hit', async () => {
+    api();
+    renderRoute(`/projects/${project.id}/logs`);
+    await screen.findAllByRole('row', { name: /\/orders/ });
+    await userEvent.click(within(rows()[1]!).getByRole('button', { name: 'Details' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Log details' });
+    expect(await within(dialog).findByText('No request headers or body were logged for this run.')).toBeTruthy();
+    expect(within(dialog).getByText(/Hit: served from the response cache/)).toBeTruthy();
+  });
+
   it('opens Log details with the key, error, failed block and query, and replays in the Workshop', async () => {
     api();
     const { router } = renderRoute(`/projects/${project.id}/logs`);
@@ -170,4 +245,26 @@ describe('Logs page', () => {
     expect(await screen.findByText('No requests match')).toBeTruthy();
     expect(within(screen.getByRole('region', { name: 'Totals' })).getAllByText('—')).toHaveLength(4);
   });
+
+  it('fills in by itself when opened before the first requests reach the logs (the empty state polls)', async () => {
+    let arrived = false;
+    const { calls } = fakeApi({
+      'GET /v1/auth/me': () => [200, { user }],
+      'GET /v1/projects': () => [200, { items: [project] }],
+      [`GET /v1/projects/${project.id}`]: () => [200, project],
+      [`GET /v1/projects/${project.id}/logs/stats`]: () => [200, arrived ? stats : { ...stats, totals: { count: 0, errors: 0, p50_ms: null, p95_ms: null, p99_ms: null }, buckets: [] }],
+      [`GET /v1/projects/${project.id}/logs`]: () => [200, { items: arrived ? entries.slice(0, 3) : [], next_cursor: null, prev_cursor: null }],
+    });
+    renderRoute(`/projects/${project.id}/logs`);
+    await screen.findByText('No requests match');
+    expect(screen.getByText(/checks for them every few seconds/)).toBeTruthy();
+    arrived = true;
+    // No reload, no Live: the page asks again on its own.
+    await waitFor(() => expect(rows()).toHaveLength(3), { timeout: 20_000 });
+    await waitFor(() => expect(within(screen.getByRole('region', { name: 'Totals' })).getByText('60')).toBeTruthy(), { timeout: 20_000 });
+    const asked = calls.filter((call) => call.path === `/v1/projects/${project.id}/logs`).length;
+    // Once rows are there, it stops asking.
+    await new Promise((resolve) => setTimeout(resolve, 4000));
+    expect(calls.filter((call) => call.path === `/v1/projects/${project.id}/logs`).length).toBe(asked);
+  }, 40_000);
 });

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import './logs.css';
 import { useSearchParams } from 'react-router';
 import type { LogEntry } from '../../api/types';
@@ -25,7 +25,16 @@ export function LogsPage() {
   const [open, setOpen] = useState<LogEntry | null>(null);
 
   const page = useLogPage(project.id, filters, cursor);
-  const stats = useLogStats(project.id, filters, live ? LIVE_POLL_MS : false);
+  // While the first page is empty it is asked for again (useLogPage); the charts follow it.
+  const waiting = cursor === null && page.data?.items.length === 0;
+  const stats = useLogStats(project.id, filters, live || waiting ? LIVE_POLL_MS : false);
+  // When the first rows arrive, the charts are read once more: their last poll may predate them.
+  const wasWaiting = useRef(false);
+  const refetchStats = stats.refetch;
+  useEffect(() => {
+    if (wasWaiting.current && !waiting) void refetchStats();
+    wasWaiting.current = waiting;
+  }, [waiting, refetchStats]);
   const onFirstPage = cursor === null || page.data?.prev_cursor === null;
   const items = page.data?.items ?? [];
   const liveLogs = useLiveLogs(project.id, filters, live && onFirstPage, onFirstPage ? items[0]?.time : undefined);
@@ -77,7 +86,7 @@ export function LogsPage() {
       ) : shown.length === 0 ? (
         <EmptyState title="No requests match">
           <span>
-            Requests to <code>{project.base_url}</code> show up here within seconds. Change the filters or the time range to see others.
+            Requests to <code>{project.base_url}</code> show up here within seconds; this list checks for them every few seconds. Change the filters or the time range to see others.
           </span>
         </EmptyState>
       ) : (

@@ -6,7 +6,14 @@ import type { LogEntry } from '../../api/types';
 
 export const LOG_PAGE_SIZE = 50;
 
-/** One page of the project's logs (newest first); `cursor` from a previous page's next/prev_cursor. */
+/** How often an empty first page asks again: requests reach the logs seconds after they are answered. */
+export const EMPTY_POLL_MS = 3000;
+
+/**
+ * One page of the project's logs (newest first); `cursor` from a previous page's next/prev_cursor.
+ * An empty first page is asked for again every EMPTY_POLL_MS until rows arrive, so a page
+ * opened right after traffic fills in by itself.
+ */
 export function useLogPage(projectId: string, filters: LogFilters, cursor: string | null) {
   return useQuery({
     queryKey: [...queryKeys.logs(projectId), 'page', filters, cursor],
@@ -17,6 +24,7 @@ export function useLogPage(projectId: string, filters: LogFilters, cursor: strin
         signal,
       }),
     placeholderData: keepPreviousData,
+    refetchInterval: (query) => (cursor === null && query.state.data?.items.length === 0 ? EMPTY_POLL_MS : false),
   });
 }
 

@@ -27,6 +27,16 @@ export function LogsTable({ entries, fresh, onDetails }: { entries: LogEntry[]; 
           </td>
           <td>
             <span className={statusClass(entry.status)}>{entry.status}</span>
+            {entry.cache === 'hit' && (
+              <span className="badge log-marker" title="Served from the response cache: the flow did not run">
+                cached
+              </span>
+            )}
+            {entry.streamed && (
+              <span className="badge log-marker" title="Answered as a stream: the duration runs to its last byte">
+                stream
+              </span>
+            )}
           </td>
           <td className="numeric">{entry.duration_ms.toFixed(entry.duration_ms < 10 ? 2 : 1)}</td>
           <td className="row-actions">

@@ -8,6 +8,7 @@ import { IntegrationGroup } from './integration-group';
 import { draftOf, type SettingsDraft } from './save-settings';
 import { useSaveSettings } from './use-save-settings';
 import { FormError } from '../../ui/form-error';
+import { LeaveDialog, useLeaveGuard } from '../../ui/leave-guard';
 
 export function SettingsForm({ project, integrations }: { project: Project; integrations: Integration[] }) {
   const [draft, setDraft] = useState<SettingsDraft>(() => draftOf(project, integrations));
@@ -19,6 +20,8 @@ export function SettingsForm({ project, integrations }: { project: Project; inte
   const switchId = useId();
   const byKind = (kind: IntegrationKind) => integrations.find((i) => i.kind === kind);
   const subdomainChanged = draft.subdomain.trim().toLowerCase() !== project.subdomain;
+  // Leaving the page (another section, another project) with filled-in edits asks first.
+  const blocker = useLeaveGuard(JSON.stringify(draft) !== JSON.stringify(draftOf(project, integrations)));
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -91,6 +94,7 @@ export function SettingsForm({ project, integrations }: { project: Project; inte
           {saving ? 'Saving…' : 'Save'}
         </button>
       </div>
+      {blocker.state === 'blocked' && <LeaveDialog blocker={blocker} what="This page" />}
     </form>
   );
 }

@@ -1,11 +1,12 @@
-import type { CompileContext } from '@flowgate/flow-engine';
+import type { CallableFunction, CompileContext } from '@flowgate/flow-engine';
 import { createContext, useContext, useMemo } from 'react';
+import { useFunctions } from '../../api/functions';
 import { useSecrets } from '../../api/secrets';
 import { useTables } from '../../api/tables';
 
 /**
  * What the engine checks a flow against besides the flow itself (the project's secret names, its
- * tables and their columns): the browser's diagnostics and the completion use the same facts as
+ * tables and their columns, its functions and their inputs): the browser's diagnostics and the completion use the same facts as
  * Save and Deploy.
  */
 const FlowContext = createContext<CompileContext>({});
@@ -16,11 +17,14 @@ export const useFlowContext = (): CompileContext => useContext(FlowContext);
 export function useProjectFlowContext(projectId: string): CompileContext {
   const secrets = useSecrets(projectId);
   const tables = useTables(projectId);
+  const functions = useFunctions(projectId);
   return useMemo(
     () => ({
       ...(secrets.data ? { secret_names: secrets.data.map((secret) => secret.name) } : {}),
       ...(tables.data ? { tables: tables.data.map(({ name, columns }) => ({ name, columns })) } : {}),
+      // Deploy checks calls against live versions: a function never deployed is a problem now, not at Deploy.
+      ...(functions.data ? { functions: functions.data.map(({ id, name, inputs, live_version }) => ({ id, name, inputs: inputs as CallableFunction['inputs'], live: live_version !== null })) } : {}),
     }),
-    [secrets.data, tables.data],
+    [secrets.data, tables.data, functions.data],
   );
 }

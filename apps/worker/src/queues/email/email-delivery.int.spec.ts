@@ -110,9 +110,9 @@ describe('send_email: enqueue in the gateway, deliver in the worker (real Redis,
 
   const settled = (id: string) =>
     waitUntil(
-      `job ${id} to settle`,
       () => producer.getJobState(id),
       (state) => state === 'completed' || state === 'failed',
+      `job ${id} to settle`,
     );
 
   it('enqueues without waiting for delivery, keeping the SendGrid key encrypted in the job', async () => {
@@ -153,9 +153,9 @@ describe('send_email: enqueue in the gateway, deliver in the worker (real Redis,
     expect(await settled(job.id!)).toBe('failed');
     expect(sendgrid.deliveries.filter((d) => d.subject === 'rejected for good')).toHaveLength(1);
     const record = await waitUntil(
-      'the dead-letter record',
       async () => (await dead.getJobs()).map((j) => j.data as DeadJobRecord).find((r) => r.job_id === job.id),
       (found) => found !== undefined,
+      'the dead-letter record',
     );
     expect(record!.failed_reason).toContain('SendGrid answered 400');
     expect(await redis.get(deliveryMarkerKey(EMAIL_QUEUE_NAME, job.id!))).toBeNull();
@@ -167,9 +167,9 @@ describe('send_email: enqueue in the gateway, deliver in the worker (real Redis,
     expect(sendgrid.deliveries.filter((d) => d.subject === 'always down')).toHaveLength(3);
     expect(sendgrid.accepted('always down')).toBe(0);
     const record = await waitUntil(
-      'the dead-letter record',
       async () => (await dead.getJobs()).map((j) => j.data as DeadJobRecord).find((r) => r.job_id === job.id),
       (found) => found !== undefined,
+      'the dead-letter record',
     );
     expect(record!.attempts_made).toBe(3);
   });

@@ -7,18 +7,18 @@ import {
   type EmailJobData,
   type EmailJobResult,
 } from '@flowgate/integrations';
-import { createRedisClient, env, loadConfig, SecretBox } from '@flowgate/platform';
+import { createRedisClient, devSecretDefault, env, loadConfig, SecretBox } from '@flowgate/platform';
 import { z } from 'zod';
 import type { QueueDefinition } from '../../queue-definition';
 
-const emailQueueEnv = z.object({
+export const emailQueueConfigSchema = z.object({
   REDIS_URL: env.redisUrl,
   REDIS_CLUSTER_NODES: env.redisClusterNodes,
   FLOWGATE_ENCRYPTION_KEY: z
     .string({ error: 'is required: the key that decrypts integration secrets (64 hex characters)' })
-    .min(16, 'must be at least 16 characters (64 hex characters recommended)'),
+    .min(16, 'must be at least 16 characters (64 hex characters recommended)').describe('AES-256-GCM key of integration secrets and project secrets (`{secrets.NAME}`) (64 hex characters); the same value everywhere').meta(devSecretDefault),
   /** During a key rotation: jobs queued before it carry secrets sealed with the old key. */
-  FLOWGATE_ENCRYPTION_KEY_PREVIOUS: z.string().optional(),
+  FLOWGATE_ENCRYPTION_KEY_PREVIOUS: z.string().optional().describe('during a key rotation, the old key: secrets sealed with it still open, and the control plane seals them again with `FLOWGATE_ENCRYPTION_KEY` (see "Changing the encryption key")'),
 });
 
 /** Read before `setup` (the runtime needs the policy first); `setup` validates it properly. */
@@ -35,7 +35,7 @@ export const queue: QueueDefinition<EmailJobData, EmailJobResult> = {
   concurrency: 4,
   setup(context) {
     const integrations = loadIntegrationsConfig(context.env);
-    const { REDIS_URL, REDIS_CLUSTER_NODES, FLOWGATE_ENCRYPTION_KEY, FLOWGATE_ENCRYPTION_KEY_PREVIOUS } = loadConfig(emailQueueEnv, context.env);
+    const { REDIS_URL, REDIS_CLUSTER_NODES, FLOWGATE_ENCRYPTION_KEY, FLOWGATE_ENCRYPTION_KEY_PREVIOUS } = loadConfig(emailQueueConfigSchema, context.env);
     const redis = createRedisClient(
       { url: REDIS_URL, clusterNodes: REDIS_CLUSTER_NODES },
       { node: { connectionName: 'flowgate-worker-email', maxRetriesPerRequest: 3 } },

@@ -8,15 +8,15 @@ export const RETENTION_QUEUE = 'flowgate-retention';
 const days = (fallback: number) =>
   z.coerce.number({ error: 'must be a number of days' }).int('must be a whole number of days').min(1, 'must be at least 1 day').default(fallback);
 
-const configSchema = z.object({
-  LOG_RETENTION_DAYS: days(30),
-  LOG_PARTITIONS_AHEAD_DAYS: days(7),
+export const retentionConfigSchema = z.object({
+  LOG_RETENTION_DAYS: days(30).describe('days of request logs kept (older daily partitions are dropped)'),
+  LOG_PARTITIONS_AHEAD_DAYS: days(7).describe('daily partitions created ahead of today'),
 });
 
 export interface RetentionResult {
   created: string[];
   dropped: string[];
-  /** Rollup rows of the dropped days (their statistics go with them). */
+  /** Rollup rows and unfolded rollup deltas of the dropped days (their statistics go with them). */
   rollupsDeleted: number;
 }
 
@@ -32,7 +32,7 @@ export const queue: QueueDefinition<Record<string, never>, RetentionResult> = {
   backoffMs: 30_000,
   schedule: { jobName: 'maintain-request-log-partitions', pattern: '5 0 * * *', data: {}, runAtStart: true },
   setup(context) {
-    const config = loadConfig(configSchema, context.env);
+    const config = loadConfig(retentionConfigSchema, context.env);
     return {
       async process() {
         const result = await maintainRequestLogPartitions(context.database(), {

@@ -6,6 +6,7 @@ import Redis from 'ioredis';
 import { Pool } from 'pg';
 import { createWorkerRuntime, type WorkerRuntime } from '../../worker-runtime';
 import { queue as retentionQueue, RETENTION_QUEUE } from '.';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 jest.setTimeout(60000);
 
@@ -66,7 +67,7 @@ describe('retention queue (flowgate-retention)', () => {
     const deadline = Date.now() + 30000;
     while ((await queue.getCompletedCount()) === 0) {
       if (Date.now() > deadline) throw new Error(`the start-up retention job did not complete: ${JSON.stringify(await queue.getJobCounts())}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await sleep(100);
     }
     const [job] = await queue.getCompleted();
     expect(job.returnvalue.dropped).toEqual([requestLogPartitionName(addDays(today, -40)), requestLogPartitionName(addDays(today, -30))]);

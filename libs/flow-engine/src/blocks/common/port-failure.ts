@@ -8,7 +8,8 @@ import type { FlowRun } from '../../runtime/flow-run';
  */
 export function portFailure(run: FlowRun, error: unknown, action: string): Error {
   if (run.signal.aborted) return run.signal.reason as RunInterrupted;
-  if (error instanceof IntegrationError) return new BlockFailure(`${error.provider}: ${error.message}`);
-  if (error instanceof EgressError) return new BlockFailure(`${action} failed (${error.code}): ${error.message}`);
+  if (error instanceof BlockFailure) return error;
+  if (error instanceof IntegrationError) return new BlockFailure(`${error.provider}: ${error.message}`, 'integration_error');
+  if (error instanceof EgressError) return new BlockFailure(`${action} failed (${error.code}): ${error.message}`, error.code);
   return new BlockFailure(`${action} failed: ${error instanceof Error ? error.message : String(error)}`);
 }

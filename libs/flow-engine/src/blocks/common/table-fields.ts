@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { columnTypeOf, DATA_NAME_PATTERN, DATA_NAME_RULE, FILTER_OPERATORS, MAX_ROWS_PER_QUERY, operatorProblem, SYSTEM_COLUMNS, VALUELESS_OPERATORS } from '@flowgate/contracts';
+import { columnTypeOf, DATA_NAME_PATTERN, DATA_NAME_RULE, FILTER_OPERATORS, MAX_FILTER_CONDITIONS, MAX_ROWS_PER_QUERY, operatorProblem, SYSTEM_COLUMNS, VALUELESS_OPERATORS } from '@flowgate/contracts';
 import type { BlockDiagnostics, CompileContext } from '../../diagnostics/diagnostic';
 import { DataPortError, type DataCondition, type DataPort } from '../../ports';
 import type { FlowRun } from '../../runtime/flow-run';
@@ -23,7 +23,7 @@ export const filterField = <M extends KitMode>(kit: ConfigKit<M>) =>
         value: kit.template(valueSource('Value')).optional(),
       }),
     )
-    .max(20)
+    .max(MAX_FILTER_CONDITIONS)
     .meta({ title: 'Filter' });
 
 export const valuesField = <M extends KitMode>(kit: ConfigKit<M>) =>
@@ -127,6 +127,7 @@ export function defineTableBlock<Config extends TableBlockConfig>(block: {
     category: 'tables',
     flow: 'next',
     async: true,
+    canFail: true,
     outputs: ({ ref }) => [{ name: ref, fields, readableByName: false }],
     check: (config, diagnostics, { context }) => checkTable(config, diagnostics, context, requiredValues ? { requiredValues } : {}),
     prepare: (config, context) => {

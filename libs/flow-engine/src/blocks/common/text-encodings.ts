@@ -1,7 +1,7 @@
+import { TEXT_ENCODERS, type TextEncoding } from '@flowgate/contracts';
 import { BlockFailure } from '../../runtime/run-errors';
 
-export const TEXT_ENCODINGS = ['base64', 'base64url', 'hex', 'utf8', 'ascii', 'binary'] as const;
-export type TextEncoding = (typeof TEXT_ENCODINGS)[number];
+export { TEXT_ENCODINGS, type TextEncoding } from '@flowgate/contracts';
 
 /**
  * Text ↔ format. Every format but `ascii` encodes the text's UTF-8 bytes; decoding refuses
@@ -13,7 +13,6 @@ export interface TextCodec {
   decode(encoded: string): string;
 }
 
-const utf8Encoder = new TextEncoder();
 // ignoreBOM keeps a leading U+FEFF, so text that starts with one survives a round trip.
 const utf8Decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
@@ -23,15 +22,6 @@ function bytesToText(bytes: Uint8Array): string {
   } catch {
     throw new BlockFailure('input decodes to bytes that are not valid UTF-8 text');
   }
-}
-
-/** One char per byte (U+0000–U+00FF): the form btoa/atob work on. */
-function bytesToLatin1(bytes: Uint8Array): string {
-  let out = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) {
-    out += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  }
-  return out;
 }
 
 function latin1ToBytes(text: string): Uint8Array | null {
@@ -63,24 +53,20 @@ function decodeBase64(encoded: string, alphabet: RegExp, urlSafe: boolean): stri
 }
 
 const base64: TextCodec = {
-  encode: (text) => btoa(bytesToLatin1(utf8Encoder.encode(text))),
+  encode: TEXT_ENCODERS.base64,
   decode: (encoded) => decodeBase64(encoded, BASE64, false),
 };
 
 /** RFC 4648 §5 alphabet, written without padding; padded input is accepted too. */
 const base64url: TextCodec = {
-  encode: (text) => base64.encode(text).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, ''),
+  encode: TEXT_ENCODERS.base64url,
   decode: (encoded) => decodeBase64(encoded, BASE64URL, true),
 };
 
 const HEX_DIGITS = /^(?:[0-9a-fA-F]{2})*$/;
 
 const hex: TextCodec = {
-  encode: (text) => {
-    let out = '';
-    for (const byte of utf8Encoder.encode(text)) out += byte.toString(16).padStart(2, '0');
-    return out;
-  },
+  encode: TEXT_ENCODERS.hex,
   decode: (encoded) => {
     const compact = encoded.replace(WHITESPACE, '');
     if (!HEX_DIGITS.test(compact)) throw new BlockFailure('input is not valid hex');
@@ -95,7 +81,7 @@ const NON_ASCII = /[\u0080-\uffff]/;
 
 /** Groups of 8 bits separated by one space: "01001000 01101001". */
 const binary: TextCodec = {
-  encode: (text) => Array.from(utf8Encoder.encode(text), (byte) => byte.toString(2).padStart(8, '0')).join(' '),
+  encode: TEXT_ENCODERS.binary,
   decode: (encoded) => {
     const trimmed = encoded.trim();
     if (trimmed === '') return '';
@@ -112,7 +98,7 @@ const binary: TextCodec = {
  * Decoding repairs text whose UTF-8 bytes were read as Latin-1.
  */
 const utf8: TextCodec = {
-  encode: (text) => bytesToLatin1(utf8Encoder.encode(text)),
+  encode: TEXT_ENCODERS.utf8,
   decode: (encoded) => {
     const bytes = latin1ToBytes(encoded);
     if (bytes === null) throw new BlockFailure('input is not valid UTF-8 encoded text (it has characters above U+00FF)');
@@ -126,16 +112,7 @@ const utf8: TextCodec = {
  * backslash as it is.
  */
 const ascii: TextCodec = {
-  encode: (text) => {
-    let out = '';
-    for (let i = 0; i < text.length; i++) {
-      const code = text.charCodeAt(i);
-      if (code === 0x5c) out += '\\\\';
-      else if (code < 0x80) out += text[i];
-      else out += `\\u${code.toString(16).padStart(4, '0')}`;
-    }
-    return out;
-  },
+  encode: TEXT_ENCODERS.ascii,
   decode: (encoded) => {
     if (NON_ASCII.test(encoded)) throw new BlockFailure('input is not valid ASCII (it has characters above U+007F)');
     return encoded.replace(/\\(\\|u[0-9a-fA-F]{4})/g, (_escape, body: string) =>

@@ -9,6 +9,7 @@ export const decodeTextBlock = defineBlock<CodecConfig>({
   description: 'Converts Base64, Base64URL, Hex, UTF-8, ASCII or Binary back into readable text.',
   config: codecConfig,
   flow: 'next',
+  canFail: true,
   outputs: ({ ref }) => textOutput(ref),
   prepare: prepareCodec('decode'),
 });

@@ -1,15 +1,15 @@
 import { z } from 'zod';
-import { defineBlock, textSource, type ConfigKit, type KitMode } from '../block-definition';
+import { defineBlock, type ConfigKit, type KitMode } from '../block-definition';
 import { refField, textOutput } from '../common/fields';
 import { portFailure } from '../common/port-failure';
+import { textGenerationFields } from '../common/text-generation-fields';
+import { judgePortCall, retryField, withRetries } from '../common/retry';
 
 const config = <M extends KitMode>(kit: ConfigKit<M>) =>
   z.object({
-    prompt: kit.template(textSource('Prompt')),
-    model: z.string().min(1).max(100).nullable().default(null).meta({ title: 'Model' }),
-    temperature: z.number().min(0).max(1).nullable().default(null).meta({ title: 'Temperature' }),
-    max_tokens: z.number().int().min(1).max(64000).nullable().default(null).meta({ title: 'Max tokens' }),
+    ...textGenerationFields(kit),
     ref: refField(),
+    retry: retryField(),
   });
 type GenerateTextConfig = z.output<ReturnType<typeof config<'compiled'>>>;
 
@@ -21,15 +21,18 @@ export const generateTextBlock = defineBlock<GenerateTextConfig>({
   config,
   flow: 'next',
   async: true,
+  canFail: true,
   outputs: ({ ref }) => textOutput(ref),
-  prepare: ({ prompt, model, temperature, max_tokens, ref }, context) => {
+  prepare: ({ prompt, model, temperature, max_tokens, ref, retry }, context) => {
     const slot = context.variable(ref);
     const text = context.text(prompt);
+    const traced = { id: context.nodeId, type: 'generate_text', label: context.label };
     return async (run) => {
       const generator = run.ports.textGeneration;
       if (!generator) return run.skip('integration_not_configured');
+      const request = { prompt: text(run), model, temperature, max_tokens };
       try {
-        run.keep(slot, await generator.generate({ prompt: text(run), model, temperature, max_tokens }, run.signal));
+        run.keep(slot, await withRetries(run, retry, traced, () => generator.generate(request, run.signal), judgePortCall));
       } catch (error) {
         throw portFailure(run, error, 'text generation');
       }

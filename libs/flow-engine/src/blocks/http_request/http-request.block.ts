@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { jsonTooDeep } from '@flowgate/contracts';
 import { EgressError, type OutboundRequest, type OutboundResponse } from '../../ports';
-import { RunInterrupted } from '../../runtime/run-errors';
+import { BlockFailure, RunInterrupted } from '../../runtime/run-errors';
 import type { FlowRun } from '../../runtime/flow-run';
 import { RESERVED_ROOTS, referenceNameSchema } from '../../schema/names';
 import type { Resolver } from '../../template/template-resolver';
 import { defineBlock, textSource, valueSource, type ConfigKit, type KitMode } from '../block-definition';
+import { retryAfterMs, retryField, withRetries, type AttemptVerdict } from '../common/retry';
 
 export const OUTBOUND_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
 export const MAX_OUTBOUND_HEADERS = 10;
@@ -37,6 +38,8 @@ const config = <M extends KitMode>(kit: ConfigKit<M>) =>
       .template(valueSource('Request Body'))
       .optional()
       .meta({ shownWhen: { method: OUTBOUND_METHODS.filter((method) => !WITHOUT_BODY.has(method)) } }),
+    fail_on_status: z.boolean().default(false).meta({ title: 'Fail on 4xx/5xx' }),
+    retry: retryField(),
   });
 type HttpRequestConfig = z.output<ReturnType<typeof config<'compiled'>>>;
 
@@ -48,7 +51,13 @@ export interface HttpRequestResult {
   error: string | null;
 }
 
-const failed = (error: string): HttpRequestResult => ({ status: null, headers: {}, body: null, error });
+/** An attempt's answer, and when none came back, why (the egress guard's words, for the trace and `{NAME.error.message}`). */
+interface Sent {
+  result: HttpRequestResult;
+  reason: string | null;
+}
+
+const failed = (error: string, reason: string): Sent => ({ result: { status: null, headers: {}, body: null, error }, reason });
 
 const JSON_CONTENT_TYPE = /^application\/(?:[\w.+-]+\+)?json\b/i;
 
@@ -94,6 +103,7 @@ export const httpRequestBlock = defineBlock<HttpRequestConfig>({
   config,
   flow: 'next',
   async: true,
+  canFail: true,
   outputs: ({ name }) => [{ name, fields: ['status', 'headers', 'body', 'error'], readableByName: true }],
   check: ({ url, method, body }, diagnostics) => {
     if (url.kind === 'literal' && !isHttpUrl(String(url.value))) diagnostics.error('invalid_url', 'url', 'Request URL must be an absolute http:// or https:// URL.');
@@ -117,24 +127,49 @@ export const httpRequestBlock = defineBlock<HttpRequestConfig>({
       }
       return request;
     };
+    const traced = { id: context.nodeId, type: 'http_request', label: context.label };
     return async (run) => {
-      run.keep(slot, await send(run, buildRequest(run)));
+      const request = buildRequest(run);
+      const { result, reason } = await withRetries(run, config.retry, traced, () => send(run, request), judgeAnswer);
+      if (result.status === null) {
+        const failure = { message: `the request failed: ${reason}`, code: result.error ?? 'connection_failed' };
+        // With an error path a failure is the block's failure; without, the flow goes on and can tell (`{NAME.error}`).
+        if (context.hasErrorPath) throw new BlockFailure(failure.message, failure.code);
+        run.failedAndWentOn(failure);
+      }
+      if (config.fail_on_status && result.status !== null && result.status >= 400) {
+        throw new BlockFailure(`the answer's status was ${result.status}`, 'http_status', result.status);
+      }
+      run.keep(slot, result);
     };
   },
 });
 
-async function send(run: FlowRun, request: OutboundRequest | null): Promise<HttpRequestResult> {
-  if (request === null) return failed('invalid_url');
+/** An answer judged for a retry: a network failure, a 5xx or a 429 (with its `Retry-After`). */
+function judgeAnswer(settled: { ok: true; value: Sent } | { ok: false; error: unknown }): AttemptVerdict {
+  if (!settled.ok) return { cause: null, outcome: 'failed' };
+  const { status, error, headers } = settled.value.result;
+  if (status === null) return { cause: error === 'timeout' || error === 'connection_failed' ? 'network' : null, outcome: error ?? 'failed' };
+  if (status === 429) return { cause: '429', outcome: 'http_429', retryAfterMs: retryAfterMs(headers['retry-after'], Date.now()) };
+  if (status >= 500) return { cause: '5xx', outcome: `http_${status}`, retryAfterMs: retryAfterMs(headers['retry-after'], Date.now()) };
+  return { cause: null, outcome: `http_${status}` };
+}
+
+async function send(run: FlowRun, request: OutboundRequest | null): Promise<Sent> {
+  if (request === null) return failed('invalid_url', 'the Request URL is not an absolute http:// or https:// URL');
   const http = run.ports.http;
-  if (!http) return failed('egress_blocked');
+  if (!http) return failed('egress_blocked', 'outbound requests are not available here');
   try {
     const response = await http.request(request, run.signal);
     // Like a body over the egress limit: the flow goes on and can tell (`{NAME.error}`).
-    if (response.body.length > run.limits.maxValueChars) return failed('response_too_large');
-    return { status: response.status, headers: response.headers, body: readBody(response), error: null };
+    if (response.body.length > run.limits.maxValueChars) return failed('response_too_large', `the response is longer than ${run.limits.maxValueChars} characters`);
+    return { result: { status: response.status, headers: response.headers, body: readBody(response), error: null }, reason: null };
   } catch (error) {
     // At the deadline the whole flow stops; the executor reports it.
     if (run.signal.aborted) throw run.signal.reason as RunInterrupted;
-    return failed(error instanceof EgressError ? error.code : 'connection_failed');
+    const code = error instanceof EgressError ? error.code : 'connection_failed';
+    // The guard's words for a refusal name the addresses the host resolved to: an internal name's address is not the flow's to learn.
+    const reason = code === 'egress_blocked' ? 'flows may not reach this address' : error instanceof Error ? error.message : String(error);
+    return failed(code, reason);
   }
 }

@@ -45,6 +45,7 @@ export const manipulateImageBlock = defineBlock<ManipulateImageConfig>({
   config,
   flow: 'next',
   async: true,
+  canFail: true,
   outputs: ({ ref }) => textOutput(ref),
   check: ({ operation, value }, diagnostics) => {
     if (value.kind !== 'literal') return;

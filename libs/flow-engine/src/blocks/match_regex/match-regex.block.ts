@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseTemplate } from '../../template/template-parser';
 import type { RegexOutcome, RegexPort, RegexTask } from '../../ports';
 import type { FlowRun } from '../../runtime/flow-run';
 import { BlockFailure, ValueTooLarge } from '../../runtime/run-errors';
@@ -39,6 +40,12 @@ export const matchRegexBlock = defineBlock<MatchRegexConfig>({
     const compiled = staticPattern(config);
     const groups = compiled?.ok ? compiled.pattern.groupNames : null;
     return [{ name: config.ref, fields: groups && [...MATCH_RESULT_FIELDS, ...groups], readableByName: false }];
+  },
+  // A static pattern is checked at Deploy; one built at run time may be refused then.
+  canFail: ({ pattern }: { pattern: unknown }) => {
+    // The catalogue passes the editor's config (text), the compiler the parsed one.
+    if (typeof pattern === 'string') return parseTemplate(pattern).kind !== 'literal';
+    return typeof pattern === 'object' && pattern !== null && (pattern as { kind?: unknown }).kind !== 'literal';
   },
   check: (config, diagnostics) => {
     const compiled = staticPattern(config);
@@ -95,9 +102,16 @@ const INLINE_COMPILE_CHARS = 256;
 /** A pattern not compiled yet whose compiling may be slow: done on another thread too. */
 const costlyToCompile = (pattern: string): boolean => pattern.length > INLINE_COMPILE_CHARS || pattern.indexOf('{') !== -1;
 
-/** The run-time failure for a pattern the engine refuses (the same text on either thread). */
+/**
+ * The run-time failure for a pattern the engine refuses (the same text on either thread). A
+ * pattern refused at run time was built from values (a caller's input, a secret): the regex
+ * engine's own words quote a piece of it (`` missing closing ): `(abc` ``), which may be part
+ * of a secret that no masker could recognise, so the quote is left out.
+ */
 const refusal = (compiled: { reason: string; tooLarge?: boolean }): string =>
-  compiled.tooLarge ? `the pattern is too large to run: ${compiled.reason}` : `the pattern is not accepted by the linear-time regex engine: ${compiled.reason}`;
+  compiled.tooLarge
+    ? `the pattern is too large to run: ${compiled.reason}`
+    : `the pattern is not accepted by the linear-time regex engine: ${compiled.reason.replace(/: `[\s\S]*`/, '')}`;
 
 function checkSizes(run: FlowRun, pattern: string, input: string): void {
   const { maxRegexPatternChars, maxRegexInputChars } = run.limits;

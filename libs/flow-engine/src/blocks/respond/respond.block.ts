@@ -15,6 +15,7 @@ export const respondBlock = defineBlock<RespondConfig>({
   description: 'Ends the flow and answers with a status and a JSON body; string values are templates.',
   config,
   flow: 'end',
+  usableIn: ['endpoint', 'schedule'],
   prepare: ({ status, body }, context) => {
     const resolve = context.value(body);
     return (run) => {

@@ -21,6 +21,7 @@ export const returnErrorBlock = defineBlock<ReturnErrorConfig>({
   description: 'Ends the flow with a 4xx/5xx status and the standard error body {success:false, code, message}.',
   config,
   flow: 'end',
+  usableIn: ['endpoint', 'schedule'],
   prepare: ({ status, message, code }, context) => {
     const text = context.text(message);
     const errorCode = code ?? errorCodeForStatus(status);

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { BlockFailure } from '../../runtime/run-errors';
 import { defineBlock, textSource, type ConfigKit, type KitMode } from '../block-definition';
+import { refField } from '../common/fields';
 import { portFailure } from '../common/port-failure';
+import { judgePortCall, retryField, withRetries } from '../common/retry';
 import { parseMailbox, senderProblem } from './addresses';
 
 const config = <M extends KitMode>(kit: ConfigKit<M>) =>
@@ -10,6 +12,9 @@ const config = <M extends KitMode>(kit: ConfigKit<M>) =>
     from: kit.template(textSource('From')),
     subject: kit.template(textSource('Subject')),
     body: kit.template(textSource('Body')),
+    retry: retryField(),
+    /** Optional: the name under which an error path reads the failure (`{REF.error}`). */
+    ref: refField().optional(),
   });
 type SendEmailConfig = z.output<ReturnType<typeof config<'compiled'>>>;
 
@@ -23,6 +28,7 @@ export const sendEmailBlock = defineBlock<SendEmailConfig>({
   config,
   flow: 'next',
   async: true,
+  canFail: true,
   check: ({ to, from }, diagnostics, { context }) => {
     const sender = literalText(from);
     if (sender !== null) {
@@ -42,6 +48,7 @@ export const sendEmailBlock = defineBlock<SendEmailConfig>({
     const from = context.text(config.from);
     const subject = context.text(config.subject);
     const body = context.text(config.body);
+    const traced = { id: context.nodeId, type: 'send_email', label: context.label };
     return async (run) => {
       const email = run.ports.email;
       if (!email) return run.skip('integration_not_configured');
@@ -52,7 +59,7 @@ export const sendEmailBlock = defineBlock<SendEmailConfig>({
       // A test run shows the message instead of sending it (after the same checks a live run makes).
       if (email.dryRun === true) return run.skip('dry_run', message);
       try {
-        await email.enqueue(message, run.signal);
+        await withRetries(run, config.retry, traced, () => email.enqueue(message, run.signal), judgePortCall);
       } catch (error) {
         throw portFailure(run, error, 'queueing the email');
       }

@@ -1,4 +1,4 @@
-import { graphFlow, request, respondBody, respondingFlow, settings } from '../../testing/flow-fixtures';
+import { graphFlow, request, respondBody, respondingFlow, runFlow, settings } from '../../testing/flow-fixtures';
 
 const setVar = (name: string, value: unknown) => ({ type: 'set_variable', config: { name, value } as never });
 
@@ -40,5 +40,44 @@ describe('Set Variable block', () => {
     );
     await expect(respondBody(flow, { request: request({ body: { set: true } }) })).resolves.toEqual({ x: 'set' });
     await expect(respondBody(flow, { request: request({ body: { set: false } }) })).resolves.toEqual({ x: null });
+  });
+
+  describe('operations', () => {
+    const op = (name: string, operation: string, value: unknown) => ({ type: 'set_variable', config: { name, value, operation } as never });
+
+    it('appends to a list, creating it', async () => {
+      const flow = respondingFlow([op('list', 'append', 'a'), op('list', 'append', { b: '{body.b}' })], { list: '{local.list}' });
+      await expect(respondBody(flow, { request: request({ body: { b: 2 } }) })).resolves.toEqual({ list: ['a', { b: 2 }] });
+    });
+
+    it('increments from 0, accepting numeric text', async () => {
+      const flow = respondingFlow([op('n', 'increment', 2), op('n', 'increment', '{body.by}')], { n: '{local.n}' });
+      await expect(respondBody(flow, { request: request({ body: { by: '3.5' } }) })).resolves.toEqual({ n: 5.5 });
+    });
+
+    it('shallow-merges objects, later keys winning', async () => {
+      const flow = respondingFlow([setVar('o', { a: 1, nested: { x: 1 } }), op('o', 'merge', { nested: { y: 2 }, b: 2 })], { o: '{local.o}' });
+      await expect(respondBody(flow)).resolves.toEqual({ o: { a: 1, nested: { y: 2 }, b: 2 } });
+    });
+
+    it('fails with a clear message when the value does not fit the operation', async () => {
+      const flow = respondingFlow([setVar('t', 'text'), op('t', 'append', 1)], {});
+      await expect(runFlow(flow)).resolves.toMatchObject({ status: 500, code: 'flow_error', message: 'Set Variable (n2): t is not a list, so Append cannot add to it' });
+      const notNumber = respondingFlow([op('n', 'increment', 'many')], {});
+      await expect(runFlow(notNumber)).resolves.toMatchObject({ message: expect.stringContaining('Value must be a number') });
+    });
+
+    it('acts on the iteration’s scope inside a loop: each iteration starts from the value before the loop', async () => {
+      const flow = graphFlow(
+        [
+          { id: 'v', type: 'set_variable', config: { name: 'tags', value: ['base'] } },
+          { id: 'f', type: 'for_each', config: { list: '{body.items}', collect: '{local.tags}', ref: 'out' } },
+          { id: 'a', ...op('tags', 'append', '{local.item}') },
+          { id: 'r', type: 'respond', config: { body: { out: '{local.out}', after: '{local.tags}' } } },
+        ],
+        ['start>v', 'v>f', 'f:each>a', 'f:done>r'],
+      );
+      await expect(respondBody(flow, { request: request({ body: { items: ['x', 'y'] } }) })).resolves.toEqual({ out: [['base', 'x'], ['base', 'y']], after: ['base'] });
+    });
   });
 });

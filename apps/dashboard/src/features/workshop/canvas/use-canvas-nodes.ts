@@ -1,7 +1,9 @@
 import type { Diagnostic, FlowNode } from '@flowgate/flow-engine';
 import { useMemo, useRef } from 'react';
 import { mergeProblems } from '../diagnostics/diagnostic-lookup';
+import { startTitle } from '../model/owner-doc';
 import { useWorkshop } from '../store/workshop-context';
+import { loopBodies } from '../model/loop-bodies';
 import { toCanvasNode, type BlockNodeType } from './node-view';
 
 interface Cached {
@@ -12,6 +14,7 @@ interface Cached {
   measured: unknown;
   problems: string;
   title: string;
+  loopDepth: number;
   canvasNode: BlockNodeType;
 }
 
@@ -23,6 +26,7 @@ const NO_PROBLEMS: Diagnostic[] = [];
  */
 export function useCanvasNodes(measured: ReadonlyMap<string, { width?: number; height?: number }>, measureTick: number): BlockNodeType[] {
   const nodes = useWorkshop((state) => state.doc.nodes);
+  const edges = useWorkshop((state) => state.doc.edges);
   const settings = useWorkshop((state) => state.doc.settings);
   const selectedIds = useWorkshop((state) => state.selectedNodeIds);
   const dragging = useWorkshop((state) => state.dragging);
@@ -35,17 +39,19 @@ export function useCanvasNodes(measured: ReadonlyMap<string, { width?: number; h
     const selected = new Set(selectedIds);
     const byNode = new Map<string, Diagnostic[]>();
     for (const problem of mergeProblems(diagnostics, serverProblems)) {
-      // Endpoint settings problems belong to the base settings (start) block.
+      // Base settings problems belong to the base settings (start) block.
       const id = problem.node_id ?? nodes.find((node) => node.type === 'start')?.id ?? '';
       byNode.set(id, [...(byNode.get(id) ?? []), problem]);
     }
+    const depths = loopBodies(nodes, edges).depth;
     const next = new Map<string, Cached>();
     const result = nodes.map((node) => {
       const position = dragging?.[node.id] ?? node.position;
       const problems = byNode.get(node.id) ?? NO_PROBLEMS;
       const problemKey = problems.map((problem) => problem.message).join('\n');
-      const title = node.type === 'start' ? `${settings.method} ${settings.path}` : '';
+      const title = node.type === 'start' ? startTitle(settings) : '';
       const size = measured.get(node.id);
+      const loopDepth = depths.get(node.id) ?? 0;
       const previous = cache.current.get(node.id);
       const reusable =
         previous &&
@@ -55,7 +61,8 @@ export function useCanvasNodes(measured: ReadonlyMap<string, { width?: number; h
         previous.y === position.y &&
         previous.measured === size &&
         previous.problems === problemKey &&
-        previous.title === title;
+        previous.title === title &&
+        previous.loopDepth === loopDepth;
       const entry: Cached = reusable
         ? previous
         : {
@@ -66,12 +73,13 @@ export function useCanvasNodes(measured: ReadonlyMap<string, { width?: number; h
             measured: size,
             problems: problemKey,
             title,
-            canvasNode: toCanvasNode({ node, settings, selected: selected.has(node.id), position, measured: size, problems }),
+            loopDepth,
+            canvasNode: toCanvasNode({ node, settings, selected: selected.has(node.id), position, measured: size, problems, loopDepth }),
           };
       next.set(node.id, entry);
       return entry.canvasNode;
     });
     cache.current = next;
     return result;
-  }, [nodes, settings, selectedIds, dragging, diagnostics, serverProblems, measured, measureTick]);
+  }, [nodes, edges, settings, selectedIds, dragging, diagnostics, serverProblems, measured, measureTick]);
 }

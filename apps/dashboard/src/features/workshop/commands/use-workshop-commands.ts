@@ -1,22 +1,24 @@
 import { useCallback, useState } from 'react';
 import { errorMessage } from '../../../api/api-error';
-import { useDeployEndpoint, useRollback, useSaveEndpoint } from '../../../api/endpoint-deploys';
+import { useDeployFlow, useRollback, useSaveFlow, type FlowTarget } from '../../../api/flow-deploys';
 import { useAnnounce } from '../../../ui/announcer';
-import { saveBody } from '../model/endpoint-doc';
+import { saveBodyOf } from '../model/owner-doc';
+import { dropKeptDraft } from '../model/kept-draft';
 import { isDirty } from '../store/workshop-store';
 import { useWorkshopStore } from '../store/workshop-context';
 import { problemsFromError } from './server-problems';
 
 /**
- * The endpoint commands — Save, Deploy (saving first) and roll back — with their outcome announced
+ * The Workshop's commands — Save, Deploy (saving first) and roll back — with their outcome announced
  * or listed in Problems. ("Actions" are the blocks of the pool, features/workshop/pool/.)
  */
-export function useWorkshopCommands(projectId: string, endpointId: string) {
+export function useWorkshopCommands(target: FlowTarget) {
   const store = useWorkshopStore();
   const announce = useAnnounce();
-  const saveMutation = useSaveEndpoint(projectId, endpointId);
-  const deployMutation = useDeployEndpoint(projectId, endpointId);
-  const rollbackMutation = useRollback(projectId, endpointId);
+  const saveMutation = useSaveFlow(target);
+  const deployMutation = useDeployFlow(target);
+  const rollbackMutation = useRollback(target);
+  const resourceId = target.id;
   const [failure, setFailure] = useState<string | null>(null);
 
   const fail = useCallback(
@@ -31,8 +33,9 @@ export function useWorkshopCommands(projectId: string, endpointId: string) {
     const doc = store.getState().doc;
     store.getState().touch();
     try {
-      await saveMutation.mutateAsync(saveBody(doc));
+      await saveMutation.mutateAsync(saveBodyOf(doc));
       store.getState().markSaved(doc);
+      dropKeptDraft(resourceId);
       setFailure(null);
       announce('Saved');
       return true;
@@ -40,7 +43,7 @@ export function useWorkshopCommands(projectId: string, endpointId: string) {
       fail('Save failed', error);
       return false;
     }
-  }, [store, saveMutation, announce, fail]);
+  }, [store, saveMutation, announce, fail, resourceId]);
 
   const deploy = useCallback(async (): Promise<boolean> => {
     store.getState().touch();
@@ -49,7 +52,7 @@ export function useWorkshopCommands(projectId: string, endpointId: string) {
       const deployed = await deployMutation.mutateAsync();
       store.getState().setServerProblems(deployed.diagnostics as never);
       setFailure(null);
-      announce(`Deployed: version ${deployed.live_version} is live`);
+      announce(`Deployed: version ${deployed.live_version ?? ''} is live`);
       return true;
     } catch (error) {
       fail('Deploy refused', error);

@@ -1,6 +1,7 @@
 import type { Diagnostic } from '@flowgate/flow-engine';
 import { useMemo } from 'react';
 import { blockFields } from '../model/block-fields';
+import { SETTINGS_TITLES } from '../model/owner-doc';
 import type { WorkshopDoc } from '../model/workshop-document';
 import { useWorkshop } from '../store/workshop-context';
 import { mergeProblems } from './diagnostic-lookup';
@@ -46,13 +47,11 @@ export function ProblemsPanel() {
   );
 }
 
-const SETTINGS_TITLES: Record<string, string> = { name: 'Endpoint name', method: 'Method', path: 'Path', auth: 'Authentication', query_params: 'Query parameters' };
-
 /** The title of the field a problem is about (the label the settings panel shows), if any. */
 function fieldTitle(doc: WorkshopDoc, problem: Diagnostic): string | null {
   const key = problem.field?.split('.')[0];
   if (!key) return null;
-  if (problem.node_id === null) return SETTINGS_TITLES[key] ?? null;
+  if (problem.node_id === null) return SETTINGS_TITLES[doc.settings.kind][key] ?? null;
   const type = doc.nodes.find((node) => node.id === problem.node_id)?.type;
   return (type && blockFields(type).find((field) => field.key === key)?.title) ?? null;
 }

@@ -3,7 +3,7 @@ import type { FlowEdge, FlowNode } from '@flowgate/flow-engine';
 import type { WorkshopDoc } from '../model/workshop-document';
 import { DEFAULT_SIZE, tidyUp } from './tidy-up';
 
-const settings = { name: 'x', method: 'GET' as const, path: '/x', auth: 'none' as const, query_params: [] };
+const settings = { kind: 'endpoint' as const, name: 'x', method: 'GET' as const, path: '/x', auth: 'none' as const, query_params: [] };
 const at = { x: 0, y: 0 };
 
 function overlaps(positions: Record<string, { x: number; y: number }>): string[] {

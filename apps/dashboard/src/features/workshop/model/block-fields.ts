@@ -8,15 +8,20 @@ import type { z } from 'zod';
  * - `value`: a template that may also hold a number, boolean or JSON (typed as JSON, else text);
  * - `entries`: a JSON object template edited as key/value entries or raw JSON (Respond's body);
  * - `list`: an array of small objects (headers), each item with its own fields;
- * - `group`: one small object (a sort order), its fields side by side.
+ * - `group`: one small object (a sort order), its fields side by side;
+ * - `code`: program text in a code editor (`.meta({ code: 'javascript' })`: Run Code's code).
+ * - `flags`: a list of choices, one checkbox each (Retry's causes), labelled by `optionTitles`.
  */
-export type FieldKind = 'text' | 'value' | 'entries' | 'string' | 'number' | 'boolean' | 'enum' | 'list' | 'group';
+export type FieldKind = 'text' | 'value' | 'entries' | 'string' | 'number' | 'boolean' | 'enum' | 'list' | 'group' | 'code' | 'flags';
 
 /**
  * What a field of a table block names (`.meta({ dataTable })`): the table, one of its columns, or
  * values by column. The settings panel offers the project's tables and that table's columns there.
  */
 export type DataTableRole = 'table' | 'column' | 'values';
+
+/** What a field of Call Function names (`.meta({ projectFunction })`): the function, or its arguments by input. */
+export type ProjectFunctionRole = 'function' | 'args';
 
 export interface BlockField {
   key: string;
@@ -29,13 +34,18 @@ export interface BlockField {
   required: boolean;
   nullable: boolean;
   options: readonly string[];
+  /** A label per option (`.meta({ optionTitles })`); an option without one shows as itself. */
+  optionTitles: Readonly<Record<string, string>>;
   defaultValue: JsonValue | undefined;
   dataTable: DataTableRole | null;
+  projectFunction: ProjectFunctionRole | null;
   /** Shown only while another field holds one of these values. */
   shownWhen: Record<string, readonly string[]> | null;
   /** For `list`: the fields of one item and the most items allowed; for `group`: its fields. */
   itemFields: BlockField[];
   maxItems: number | null;
+  /** For `list`: what one item is called (`.meta({ item: 'input' })`: "Add input", "Remove input"). */
+  itemLabel: string | null;
 }
 
 type AnySchema = z.ZodType & { _zod: { def: Record<string, unknown> & { type: string } } };
@@ -61,22 +71,26 @@ export function describeField(key: string, schema: z.ZodType): BlockField {
   const def = current._zod.def;
   const template = meta.template === true;
   const item = def.type === 'array' ? (def.element as AnySchema) : null;
+  const flags = item?._zod.def.type === 'enum';
   const object = item?._zod.def.type === 'object' ? item : def.type === 'object' ? current : null;
   const itemShape = object ? ((object as unknown as z.ZodObject).shape as Record<string, z.ZodType>) : {};
   return {
     key,
     title: typeof meta.title === 'string' ? meta.title : key,
-    kind: kindOf(def, template, defaultValue),
+    kind: meta.code === 'javascript' ? 'code' : flags ? 'flags' : kindOf(def, template, defaultValue),
     template,
     referenceName: meta.referenceName === true,
     dataTable: (meta.dataTable as DataTableRole | undefined) ?? null,
+    projectFunction: (meta.projectFunction as ProjectFunctionRole | undefined) ?? null,
     required,
     nullable,
-    options: def.type === 'enum' ? Object.values(def.entries as Record<string, string>) : [],
+    options: def.type === 'enum' ? Object.values(def.entries as Record<string, string>) : flags ? Object.values(item._zod.def.entries as Record<string, string>) : [],
+    optionTitles: (meta.optionTitles as Record<string, string> | undefined) ?? {},
     defaultValue,
     shownWhen: (meta.shownWhen as BlockField['shownWhen']) ?? null,
     itemFields: Object.entries(itemShape).map(([itemKey, itemSchema]) => describeField(itemKey, itemSchema)),
     maxItems: item ? maxLength(current) : null,
+    itemLabel: typeof meta.item === 'string' ? meta.item : null,
   };
 }
 

@@ -1,10 +1,11 @@
 import type { FlowNode } from '@flowgate/flow-engine';
 import { referenceNameField } from './block-fields';
+import { clearOffset, spanOf } from './free-spot';
 import { freshId, freshReferenceName, referenceNames } from './fresh-names';
-import { START_TYPE, type Clipboard, type WorkshopDoc } from './workshop-document';
+import { START_TYPE, type Clipboard, type Position, type WorkshopDoc } from './workshop-document';
 
-/** How far a pasted copy sits from its original, so it does not hide it. */
-export const PASTE_OFFSET = 40;
+/** Where copies spanning this box go (the box's new top-left corner), or null: below their originals. */
+export type Placement = (span: { width: number; height: number }) => Position | null;
 
 /** The selected blocks (Start is never copied) and the connections between them. */
 export function copyNodes(doc: WorkshopDoc, ids: readonly string[]): Clipboard | null {
@@ -17,9 +18,15 @@ export function copyNodes(doc: WorkshopDoc, ids: readonly string[]): Clipboard |
 
 /**
  * Adds a copy with fresh ids and reference names that collide with nothing in the flow, so a
- * pasted block never overrides a name the original flow reads. Returns the new ids (to select).
+ * pasted block never overrides a name the original flow reads, placed where `place` says (at the
+ * pointer), else below the originals, and then down to where it covers no block. Returns the new
+ * ids (to select).
  */
-export function pasteNodes(doc: WorkshopDoc, clipboard: Clipboard, offset = PASTE_OFFSET): { doc: WorkshopDoc; ids: string[] } {
+export function pasteNodes(doc: WorkshopDoc, clipboard: Clipboard, place?: Placement): { doc: WorkshopDoc; ids: string[] } {
+  const positions = clipboard.nodes.map((node) => node.position);
+  const span = spanOf(positions);
+  const corner = place?.({ width: span.width, height: span.height }) ?? null;
+  const offset = clearOffset(positions, doc.nodes, corner === null ? undefined : { x: corner.x - span.x, y: corner.y - span.y });
   const takenIds = new Set(doc.nodes.map((node) => node.id));
   const takenNames = referenceNames(doc.nodes);
   const takenEdges = new Set(doc.edges.map((edge) => edge.id));
@@ -35,7 +42,7 @@ export function pasteNodes(doc: WorkshopDoc, clipboard: Clipboard, offset = PAST
       config[nameField.key] = freshReferenceName(name, takenNames);
       takenNames.add(config[nameField.key] as string);
     }
-    return { ...original, id, position: { x: original.position.x + offset, y: original.position.y + offset }, config };
+    return { ...original, id, position: { x: original.position.x + offset.x, y: original.position.y + offset.y }, config };
   });
   const edges = clipboard.edges.map((edge) => {
     const id = freshId(takenEdges, 'e');

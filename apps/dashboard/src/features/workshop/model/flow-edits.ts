@@ -11,11 +11,22 @@ const flowOf = (node: FlowNode | undefined) => (node ? (catalogueEntry(node.type
 const nodeIds = (doc: WorkshopDoc) => new Set(doc.nodes.map((node) => node.id));
 const edgeIdFor = (doc: WorkshopDoc) => freshId(new Set(doc.edges.map((edge) => edge.id)), 'e');
 
-/** The handle a new connection out of `source` uses: a condition's free branch, true first. */
+/** The named handles of a block kind, the one a new connection takes first. */
+const HANDLES: Partial<Record<string, readonly [string, string]>> = { branch: ['true', 'false'], loop: ['each', 'done'] };
+
+/** The handle a new connection out of `source` uses: a condition's free branch (true first), a For Each's (each first). */
 function freeHandle(doc: WorkshopDoc, source: FlowNode): string | null {
-  if (flowOf(source) !== 'branch') return null;
+  const handles = HANDLES[flowOf(source)];
+  if (!handles) return null;
   const used = new Set(doc.edges.filter((edge) => edge.source === source.id).map((edge) => edge.sourceHandle));
-  return used.has('true') && !used.has('false') ? 'false' : 'true';
+  return used.has(handles[0]) && !used.has(handles[1]) ? handles[1] : handles[0];
+}
+
+/** The handle a connection drawn from `sourceHandle` keeps: a named one of the block's, `error`, or none. */
+function handleOf(doc: WorkshopDoc, from: FlowNode, sourceHandle: string | null): string | null {
+  if (sourceHandle === 'error') return 'error';
+  if (!HANDLES[flowOf(from)]) return null;
+  return sourceHandle ?? freeHandle(doc, from);
 }
 
 /**
@@ -28,18 +39,38 @@ export function addBlock(doc: WorkshopDoc, type: string, options: { after?: stri
   const position = options.position ?? (previous ? { x: previous.position.x + STEP_X, y: previous.position.y } : besideEverything(doc));
   const node = newBlock(type, id, position, referenceNames(doc.nodes));
   if (!previous || flowOf(previous) === 'end') return { doc: { ...doc, nodes: [...doc.nodes, node] }, id };
-
   const handle = freeHandle(doc, previous);
   const outgoing = doc.edges.find((edge) => edge.source === previous.id && (edge.sourceHandle ?? null) === handle);
-  let edges = doc.edges.filter((edge) => edge !== outgoing);
+  return { doc: spliceIn(doc, node, previous.id, handle, outgoing?.target ?? null, STEP_X), id };
+}
+
+/**
+ * Adds a block dropped on a connection into it (source → new block → target, as n8n does); the
+ * target and the blocks after it move right only as far as the new block needs room.
+ */
+export function insertOnEdge(doc: WorkshopDoc, type: string, edgeId: string, position: Position): { doc: WorkshopDoc; id: string } {
+  const cut = doc.edges.find((other) => other.id === edgeId);
+  if (!cut) return addBlock(doc, type, { position });
+  const id = freshId(nodeIds(doc));
+  const node = newBlock(type, id, position, referenceNames(doc.nodes));
+  const target = doc.nodes.find((other) => other.id === cut.target);
+  const push = target ? Math.max(0, position.x + STEP_X - target.position.x) : 0;
+  return { doc: spliceIn(doc, node, cut.source, cut.sourceHandle ?? null, cut.target, push), id };
+}
+
+/** Puts `node` after `source`'s `handle` and before `next`, which moves `push` right with everything after it. */
+function spliceIn(doc: WorkshopDoc, node: FlowNode, source: string, handle: string | null, next: string | null, push: number): WorkshopDoc {
+  let edges = doc.edges.filter((other) => !(other.source === source && (other.sourceHandle ?? null) === handle));
+  edges = [...edges, edge(edgeIdFor({ ...doc, edges }), source, node.id, handle)];
   let nodes = doc.nodes;
-  edges = [...edges, edge(edgeIdFor({ ...doc, edges }), previous.id, id, handle)];
-  if (outgoing) {
-    const moved = downstream(doc, outgoing.target);
-    nodes = nodes.map((other) => (moved.has(other.id) ? { ...other, position: { x: other.position.x + STEP_X, y: other.position.y } } : other));
-    if (flowOf(node) !== 'end') edges = [...edges, edge(edgeIdFor({ ...doc, edges }), id, outgoing.target, flowOf(node) === 'branch' ? 'true' : null)];
+  if (next) {
+    const moved = push > 0 ? downstream(doc, next) : new Set<string>();
+    nodes = nodes.map((other) => (moved.has(other.id) ? { ...other, position: { x: other.position.x + push, y: other.position.y } } : other));
+    // A For Each put in between goes on by `done`; a Condition by `true`.
+    const onward = flowOf(node) === 'loop' ? 'done' : (HANDLES[flowOf(node)]?.[0] ?? null);
+    if (flowOf(node) !== 'end') edges = [...edges, edge(edgeIdFor({ ...doc, edges }), node.id, next, onward)];
   }
-  return { doc: { ...doc, nodes: [...nodes, node], edges }, id };
+  return { ...doc, nodes: [...nodes, node], edges };
 }
 
 /** Right of the rightmost block, where a block added with nothing selected hides nothing. */
@@ -70,7 +101,7 @@ export function connect(doc: WorkshopDoc, source: string, target: string, source
   const from = doc.nodes.find((node) => node.id === source);
   const to = doc.nodes.find((node) => node.id === target);
   if (!from || !to || source === target || to.type === START_TYPE || flowOf(from) === 'end') return doc;
-  const handle = flowOf(from) === 'branch' ? (sourceHandle ?? freeHandle(doc, from)) : null;
+  const handle = handleOf(doc, from, sourceHandle);
   const kept = doc.edges.filter((other) => !(other.source === source && (other.sourceHandle ?? null) === handle));
   return { ...doc, edges: [...kept, edge(edgeIdFor(doc), source, target, handle)] };
 }

@@ -1,5 +1,5 @@
 import '@testing-library/jest-dom';
-import { act, render, screen } from '@testing-library/react';
+import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createRef } from 'react';
 import { WorkshopStoreContext } from '../store/workshop-context';
@@ -9,7 +9,7 @@ import { ActionPool } from './action-pool';
 describe('action pool', () => {
   it('says how to add a block after the selected one, and a double-click does exactly that', async () => {
     const store = createWorkshopStore({
-      settings: { name: 'Greet', method: 'GET', path: '/greet', auth: 'none', query_params: [] },
+      settings: { kind: 'endpoint', name: 'Greet', method: 'GET', path: '/greet', auth: 'none', query_params: [] },
       nodes: [{ id: 'start', type: 'start', position: { x: 0, y: 0 } }],
       edges: [],
     });
@@ -27,5 +27,21 @@ describe('action pool', () => {
     const { nodes, edges } = store.getState().doc;
     expect(nodes.map((node) => node.type)).toEqual(['start', 'respond']);
     expect(edges).toEqual([expect.objectContaining({ source: 'start', target: nodes[1].id })]);
+  });
+
+  it('lists Stream Text under Integrations, beside Generate Text', () => {
+    const store = createWorkshopStore({
+      settings: { kind: 'endpoint', name: 'Story', method: 'GET', path: '/story', auth: 'none', query_params: [] },
+      nodes: [{ id: 'start', type: 'start', position: { x: 0, y: 0 } }],
+      edges: [],
+    });
+    render(
+      <WorkshopStoreContext.Provider value={store}>
+        <ActionPool searchRef={createRef()} />
+      </WorkshopStoreContext.Provider>,
+    );
+    const integrations = screen.getByRole('region', { name: 'Integrations' });
+    expect(within(integrations).getByRole('button', { name: 'Stream Text' })).toBeInTheDocument();
+    expect(within(integrations).getByRole('button', { name: 'Generate Text' })).toBeInTheDocument();
   });
 });

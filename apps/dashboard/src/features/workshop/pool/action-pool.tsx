@@ -8,7 +8,8 @@ import { BLOCK_DRAG_TYPE, poolGroups } from './pool-groups';
  */
 export function ActionPool({ searchRef }: { searchRef: RefObject<HTMLInputElement | null> }) {
   const [search, setSearch] = useState('');
-  const groups = useMemo(() => poolGroups(search), [search]);
+  const kind = useWorkshop((state) => state.doc.settings.kind);
+  const groups = useMemo(() => poolGroups(search, kind), [search, kind]);
   const selected = useWorkshop((state) => state.selectedNodeIds);
   const addBlock = useWorkshop((state) => state.addBlock);
   const after = selected.length === 1 ? selected[0] : null;

@@ -1,4 +1,4 @@
-import { blockCatalogue, type BlockCatalogueEntry, type BlockCategory } from '@flowgate/flow-engine';
+import { blockCatalogue, type BlockCatalogueEntry, type BlockCategory, type FlowKind } from '@flowgate/flow-engine';
 
 const CATEGORY_TITLES: Record<BlockCategory, string> = {
   trigger: 'Trigger',
@@ -16,8 +16,11 @@ export interface PoolGroup {
   blocks: BlockCatalogueEntry[];
 }
 
-/** The catalogue grouped by category, in catalogue order; Start is the base settings block, not in the pool. */
-export function poolGroups(search: string): PoolGroup[] {
+/**
+ * The catalogue grouped by category, in catalogue order; Start is the base settings block, not in
+ * the pool, and a block that the flow's kind refuses (Return in an endpoint, Respond in a function) is left out.
+ */
+export function poolGroups(search: string, kind: FlowKind = 'endpoint'): PoolGroup[] {
   const words = search.trim().toLowerCase().split(/\s+/).filter(Boolean);
   const matches = (entry: BlockCatalogueEntry) => {
     const text = `${entry.label} ${entry.description} ${entry.category}`.toLowerCase();
@@ -25,7 +28,7 @@ export function poolGroups(search: string): PoolGroup[] {
   };
   const groups = new Map<BlockCategory, PoolGroup>();
   for (const entry of blockCatalogue) {
-    if (entry.type === 'start' || !matches(entry)) continue;
+    if (entry.type === 'start' || !matches(entry) || (entry.usableIn !== undefined && !entry.usableIn.includes(kind))) continue;
     const group = groups.get(entry.category) ?? { category: entry.category, title: CATEGORY_TITLES[entry.category], blocks: [] };
     group.blocks.push(entry);
     groups.set(entry.category, group);

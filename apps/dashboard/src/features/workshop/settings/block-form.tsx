@@ -3,13 +3,15 @@ import { useCallback } from 'react';
 import { atField } from '../diagnostics/diagnostic-lookup';
 import { useFlowContext } from '../flow-context';
 import { blockFields, catalogueEntry, isFieldShown } from '../model/block-fields';
-import { saveBody } from '../model/endpoint-doc';
+import { compileInputOf } from '../model/owner-doc';
 import { useWorkshop, useWorkshopStore } from '../store/workshop-context';
+import { CodeField, inputNames } from './code-field';
 import { EntriesEditor } from './entries-editor';
 import { FieldControl } from './field-control';
 import { FieldShell } from './field-shell';
 import { GroupField } from './group-field';
 import { ListField } from './list-field';
+import { FunctionArgsEditor } from './function-fields';
 import { ColumnValuesEditor } from './table-fields';
 import { TableScopeProvider } from './table-scope';
 
@@ -23,8 +25,7 @@ export function BlockForm({ node }: { node: FlowNode }) {
   const { secret_names: secretNames } = useFlowContext();
   // Asked when the completion opens, from the document as it is then.
   const suggestions = useCallback(() => {
-    const { flow, ...settings } = saveBody(store.getState().doc);
-    return referencesAt({ flow, settings: settings as Parameters<typeof referencesAt>[0]['settings'] }, node.id, secretNames);
+    return referencesAt(compileInputOf(store.getState().doc), node.id, secretNames);
   }, [store, node.id, secretNames]);
 
   const form = (
@@ -38,9 +39,11 @@ export function BlockForm({ node }: { node: FlowNode }) {
         .map((field) => {
           const common = { field, nodeId: node.id, value: config[field.key], diagnostics, suggestions, onChange: (value: never) => setField(node.id, field.key, value) };
           if (field.dataTable === 'values') return <ColumnValuesEditor key={field.key} {...common} />;
+          if (field.projectFunction === 'args') return <FunctionArgsEditor key={field.key} {...common} functionId={config.function} />;
           if (field.kind === 'group') return <GroupField key={field.key} {...common} />;
           if (field.kind === 'entries') return <EntriesEditor key={field.key} {...common} />;
           if (field.kind === 'list') return <ListField key={field.key} {...common} />;
+          if (field.kind === 'code') return <CodeField key={field.key} {...common} inputNames={inputNames(config.inputs)} />;
           return (
             <FieldShell
               key={field.key}

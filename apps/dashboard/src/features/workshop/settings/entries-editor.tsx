@@ -4,6 +4,7 @@ import { atField } from '../diagnostics/diagnostic-lookup';
 import { formatJson, fromEntries, parseJson, toEntries, type Entry } from '../model/json-entries';
 import type { StructuredFieldProps } from './field-control';
 import { FieldShell } from './field-shell';
+import { focusAddedRow } from './focus-added-row';
 import { TemplateInput } from './template-input';
 
 const sameBody = (a: JsonValue | undefined, b: JsonValue | undefined) => JSON.stringify(a ?? {}) === JSON.stringify(b ?? {});
@@ -101,7 +102,10 @@ export function EntriesEditor({ field, nodeId, value, onChange, diagnostics, sug
               </button>
             </div>
           ))}
-          <button type="button" className="ws-button" onClick={() => setRows([...rows, { key: '', value: '' }])}>
+          <button type="button" className="ws-button" onClick={(event) => {
+              setRows([...rows, { key: '', value: '' }]);
+              focusAddedRow(event, '.ws-entry');
+            }}>
             Add entry
           </button>
         </>

@@ -2,8 +2,10 @@ import type { Diagnostic, JsonValue, ReferenceSuggestion } from '@flowgate/flow-
 import type { BlockField } from '../model/block-fields';
 import { formatValue, parseValueText } from '../model/template-value';
 import type { ControlProps } from './field-shell';
+import { FunctionSelect } from './function-fields';
 import { ColumnSelect, TableSelect } from './table-fields';
 import { TemplateInput } from './template-input';
+import { optionLabel } from './option-label';
 
 export interface FieldControlProps {
   field: BlockField;
@@ -30,6 +32,7 @@ export function FieldControl({ field, value, onChange, control, suggestions }: F
   const emptied = field.nullable ? null : field.required ? '' : undefined;
   if (field.dataTable === 'table') return <TableSelect value={value} onChange={onChange} control={control} />;
   if (field.dataTable === 'column') return <ColumnSelect value={value} onChange={onChange} control={control} />;
+  if (field.projectFunction === 'function') return <FunctionSelect value={value} onChange={onChange} control={control} />;
   switch (field.kind) {
     case 'text':
     case 'value':
@@ -44,10 +47,16 @@ export function FieldControl({ field, value, onChange, control, suggestions }: F
       );
     case 'enum':
       return (
-        <select {...aria} value={String(value ?? '')} onChange={(event) => onChange(event.target.value)}>
+        <select {...aria} value={field.options.includes(String(value)) ? String(value) : ''} onChange={(event) => onChange(event.target.value)}>
+          {/* Nothing stored shows as nothing chosen, never as the first option. */}
+          {!field.options.includes(String(value)) && (
+            <option value="" disabled>
+              Choose…
+            </option>
+          )}
           {field.options.map((option) => (
             <option key={option} value={option}>
-              {option}
+              {optionLabel(option)}
             </option>
           ))}
         </select>
@@ -63,6 +72,21 @@ export function FieldControl({ field, value, onChange, control, suggestions }: F
       );
     case 'boolean':
       return <input {...aria} type="checkbox" checked={value === true} onChange={(event) => onChange(event.target.checked)} />;
+    case 'flags': {
+      // Unset means the schema's default (every choice).
+      const chosen = new Set(Array.isArray(value) ? value : Array.isArray(field.defaultValue) ? field.defaultValue : []);
+      const toggle = (option: string, on: boolean) => onChange(field.options.filter((other) => (other === option ? on : chosen.has(other))));
+      return (
+        <div {...aria} role="group" aria-labelledby={control.labelId} className="ws-flags">
+          {field.options.map((option) => (
+            <label key={option} className="ws-flag">
+              <input type="checkbox" checked={chosen.has(option)} onChange={(event) => toggle(option, event.target.checked)} />
+              {field.optionTitles[option] ?? option}
+            </label>
+          ))}
+        </div>
+      );
+    }
     default:
       return (
         <input

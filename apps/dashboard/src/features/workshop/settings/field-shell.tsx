@@ -1,7 +1,7 @@
 import type { Diagnostic } from '@flowgate/flow-engine';
 import { useId, type ReactNode } from 'react';
 
-/** What a control needs to be labelled and to carry its field's problems (DASHBOARD.md conventions). */
+/** What a control needs to be labelled and to carry its field's problems (docs/dashboard.md conventions). */
 export interface ControlProps {
   id: string;
   labelId: string;

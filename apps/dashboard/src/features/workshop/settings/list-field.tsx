@@ -1,6 +1,7 @@
 import type { JsonValue } from '@flowgate/flow-engine';
 import { atField } from '../diagnostics/diagnostic-lookup';
 import { FieldControl, type StructuredFieldProps } from './field-control';
+import { focusAddedRow } from './focus-added-row';
 import { FieldShell } from './field-shell';
 
 type Row = Record<string, JsonValue>;
@@ -11,7 +12,8 @@ export function ListField({ field, nodeId, value, onChange, diagnostics, suggest
   const full = field.maxItems !== null && rows.length >= field.maxItems;
   const update = (index: number, key: string, item: JsonValue | undefined) =>
     onChange(rows.map((row, at) => (at === index ? withField(row, key, item) : row)));
-  const blank = () => Object.fromEntries(field.itemFields.map((item) => [item.key, ''])) as Row;
+  // A new row holds what its fields show: their defaults (a filter's `eq`), else empty text.
+  const blank = () => Object.fromEntries(field.itemFields.map((item) => [item.key, item.defaultValue ?? (item.kind === 'enum' ? item.options[0] : '')])) as Row;
 
   return (
     <fieldset className="ws-list" data-field-key={field.key}>
@@ -24,12 +26,20 @@ export function ListField({ field, nodeId, value, onChange, diagnostics, suggest
             </FieldShell>
           ))}
           <button type="button" className="ws-button ws-quiet" onClick={() => onChange(rows.filter((_, at) => at !== index))}>
-            Remove row
+            {field.itemLabel ? `Remove ${field.itemLabel}` : 'Remove row'}
           </button>
         </div>
       ))}
-      <button type="button" className="ws-button" disabled={full} onClick={() => onChange([...rows, blank()])}>
-        Add to {field.title}
+      <button
+        type="button"
+        className="ws-button"
+        disabled={full}
+        onClick={(event) => {
+          onChange([...rows, blank()]);
+          focusAddedRow(event, '.ws-list-row');
+        }}
+      >
+        {field.itemLabel ? `Add ${field.itemLabel}` : `Add to ${field.title}`}
       </button>
       {full && <span className="ws-field-hint">At most {field.maxItems}.</span>}
     </fieldset>

@@ -1,16 +1,17 @@
 import '@testing-library/jest-dom';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { WorkshopDoc } from '../model/workshop-document';
+import { settingsOf, type WorkshopDoc } from '../model/workshop-document';
 import { WorkshopStoreContext } from '../store/workshop-context';
 import { createWorkshopStore } from '../store/workshop-store';
 import { SettingsPanel } from './settings-panel';
 import { ProblemsPanel } from '../diagnostics/problems-panel';
 import { DIAGNOSTICS_DEBOUNCE_MS, useLiveDiagnostics } from '../diagnostics/use-live-diagnostics';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const at = { x: 0, y: 0 };
 const doc = (): WorkshopDoc => ({
-  settings: { name: 'Greet', method: 'GET', path: '/greet', auth: 'none', query_params: [] },
+  settings: { kind: 'endpoint', name: 'Greet', method: 'GET', path: '/greet', auth: 'none', query_params: [] },
   nodes: [
     { id: 'start', type: 'start', position: at },
     { id: 'm1', type: 'manipulate_text', position: at, config: { input: 'x', operation: 'uppercase', ref: 'loud' } },
@@ -85,7 +86,7 @@ describe('settings panel', () => {
     expect(within(panel).getAllByRole('textbox', { name: 'Parameter key' })).toHaveLength(10);
     await user.click(within(panel).getAllByRole('button', { name: 'Remove parameter' })[0]);
     expect(store.getState().doc.settings).toMatchObject({ method: 'POST', query_params: expect.any(Array) });
-    expect(store.getState().doc.settings.query_params).toHaveLength(9);
+    expect(settingsOf(store.getState().doc, 'endpoint').query_params).toHaveLength(9);
   });
 
   it('flags an empty query parameter key only once the user leaves it, in plain words', async () => {
@@ -94,7 +95,7 @@ describe('settings panel', () => {
     await user.click(within(panel).getByRole('button', { name: 'Add query parameter' }));
     const key = within(panel).getByRole('textbox', { name: 'Parameter key' });
     // The compile has run on the new row, and has nothing to say about it yet.
-    await act(() => new Promise((resolve) => setTimeout(resolve, DIAGNOSTICS_DEBOUNCE_MS * 2)));
+    await act(() => sleep(DIAGNOSTICS_DEBOUNCE_MS * 2));
     expect(problems).toHaveTextContent(/Problems \d+ errors?/);
     expect(problems).not.toHaveTextContent('Query parameter');
     expect(key).not.toHaveAttribute('aria-invalid');

@@ -1,10 +1,20 @@
 import { useEffect, useRef } from 'react';
 import { START_TYPE } from '../model/workshop-document';
 import { useWorkshop } from '../store/workshop-context';
-import { BaseSettingsForm } from './base-settings-form';
+import { EndpointSettingsForm } from './endpoint-settings-form';
+import { FunctionSettingsForm } from './function-settings-form';
+import { ScheduleSettingsForm } from './schedule-settings-form';
 import { BlockForm } from './block-form';
 
 const FOCUSABLE = 'input, select, textarea, [contenteditable="true"]';
+
+/** The start block's form: what the flow belongs to. */
+function BaseSettingsForm() {
+  const kind = useWorkshop((state) => state.doc.settings.kind);
+  if (kind === 'function') return <FunctionSettingsForm />;
+  if (kind === 'schedule') return <ScheduleSettingsForm />;
+  return <EndpointSettingsForm />;
+}
 
 /** The selected block's settings; focuses the field a clicked problem names. */
 export function SettingsPanel() {

@@ -33,7 +33,7 @@ const orders: DataTable = {
 function setup(nodes: WorkshopDoc['nodes'], selected: string, tables = [orders]) {
   fakeApi({ [`GET /v1/projects/${project.id}/tables`]: () => [200, { items: tables }] });
   const store = createWorkshopStore(
-    { settings: { name: 'Orders', method: 'POST', path: '/orders', auth: 'none', query_params: [] }, nodes: [{ id: 'start', type: 'start', position: at }, ...nodes], edges: [] },
+    { settings: { kind: 'endpoint', name: 'Orders', method: 'POST', path: '/orders', auth: 'none', query_params: [] }, nodes: [{ id: 'start', type: 'start', position: at }, ...nodes], edges: [] },
     () => 0,
   );
   store.getState().select([selected]);

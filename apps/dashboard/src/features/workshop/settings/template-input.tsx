@@ -4,6 +4,7 @@ import { Compartment, EditorState } from '@codemirror/state';
 import { EditorView, keymap, placeholder as placeholderText, tooltips } from '@codemirror/view';
 import type { ReferenceSuggestion } from '@flowgate/flow-engine';
 import { useEffect, useEffectEvent, useRef } from 'react';
+import { reportEdits, useControlAttributes, useExternalValue } from './editor-binding';
 import type { ControlProps } from './field-shell';
 import { referenceCompletion } from './reference-completion';
 
@@ -59,9 +60,7 @@ export function TemplateInput({ control, value, onChange, suggestions, placehold
           hint ? placeholderText(hint) : [],
           attributes.current.of([]),
           theme,
-          EditorView.updateListener.of((update) => {
-            if (update.docChanged && !syncing.current) latest.current.onChange(update.state.doc.toString());
-          }),
+          reportEdits(syncing, (text) => latest.current.onChange(text)),
         ],
       }),
     });
@@ -69,28 +68,10 @@ export function TemplateInput({ control, value, onChange, suggestions, placehold
     return () => editor.destroy();
   }, []);
 
-  useEffect(() => {
-    view.current?.dispatch({
-      effects: attributes.current.reconfigure(
-        EditorView.contentAttributes.of({
-          id: control.id,
-          'aria-labelledby': control.labelId,
-          ...(control.invalid ? { 'aria-invalid': 'true' } : {}),
-          ...(control.describedBy ? { 'aria-describedby': control.describedBy } : {}),
-        }),
-      ),
-    });
-  }, [control.id, control.labelId, control.invalid, control.describedBy]);
+  useControlAttributes(view, attributes.current, control);
 
   // Undo, redo and the other side of Respond's editor change the value from outside.
-  useEffect(() => {
-    const editor = view.current;
-    if (editor && editor.state.doc.toString() !== value) {
-      syncing.current = true;
-      editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: value } });
-      syncing.current = false;
-    }
-  }, [value]);
+  useExternalValue(view, value, syncing);
 
   return <div ref={host} className={control.invalid ? 'ws-template ws-invalid' : 'ws-template'} />;
 }

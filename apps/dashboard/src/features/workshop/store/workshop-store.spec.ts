@@ -1,11 +1,12 @@
 import { validateFlow } from '@flowgate/flow-engine';
 import type { WorkshopDoc } from '../model/workshop-document';
+import { compileInputOf } from '../model/owner-doc';
 import { createWorkshopStore, FIELD_EDIT_MERGE_MS, isDirty } from './workshop-store';
 
 const emptyFlow = (): WorkshopDoc => ({
   nodes: [{ id: 'start', type: 'start', position: { x: 0, y: 0 } }],
   edges: [],
-  settings: { name: 'Hello', method: 'GET', path: '/hello', auth: 'none', query_params: [{ key: 'name', default: 'world' }] },
+  settings: { kind: 'endpoint', name: 'Hello', method: 'GET', path: '/hello', auth: 'none', query_params: [{ key: 'name', default: 'world' }] },
 });
 
 function setup() {
@@ -108,6 +109,61 @@ describe('workshop store', () => {
     expect(state().doc.nodes.filter((node) => node.type === 'manipulate_text')).toHaveLength(2);
   });
 
+  it('places pasted and duplicated copies where they cover no block, however often they are pasted', () => {
+    const { state, variable, text } = helloFlow();
+    state().select([variable, text]);
+    state().copy();
+    state().paste();
+    state().paste();
+    state().duplicate();
+    const spots = state().doc.nodes.map((node) => node.position);
+    const overlaps = spots.flatMap((a, i) => spots.slice(i + 1).filter((b) => Math.abs(a.x - b.x) < 180 && Math.abs(a.y - b.y) < 48));
+    expect(overlaps).toEqual([]);
+  });
+
+  it('pastes and duplicates at the spot given (the pointer), the copies keeping their arrangement', () => {
+    const { state, variable, text } = helloFlow();
+    const [from, to] = [variable, text].map((id) => state().doc.nodes.find((node) => node.id === id)!.position);
+    state().select([variable, text]);
+    state().copy();
+    const spans: Array<{ width: number; height: number }> = [];
+    state().paste((span) => {
+      spans.push(span);
+      return { x: 1000, y: 500 };
+    });
+    const pasted = state().selectedNodeIds.map((id) => state().doc.nodes.find((node) => node.id === id)!.position);
+    const corner = { x: Math.min(from!.x, to!.x), y: Math.min(from!.y, to!.y) };
+    expect(pasted).toEqual([from, to].map((p) => ({ x: p!.x - corner.x + 1000, y: p!.y - corner.y + 500 })));
+    expect(spans).toEqual([{ width: Math.abs(to!.x - from!.x), height: Math.abs(to!.y - from!.y) }]);
+
+    state().duplicate(() => ({ x: -1000, y: 900 }));
+    const duplicated = state().selectedNodeIds.map((id) => state().doc.nodes.find((node) => node.id === id)!.position);
+    expect(duplicated[0]).toEqual({ x: from!.x - corner.x - 1000, y: from!.y - corner.y + 900 });
+    // No spot (the pointer is not on the canvas): below the originals, as before.
+    state().paste(() => null);
+    const below = state().doc.nodes.find((node) => node.id === state().selectedNodeIds[0])!.position;
+    expect(below.y).toBeGreaterThan(from!.y);
+    // A spot on top of a block: the copies go down from there until they cover none.
+    state().paste(() => ({ x: 1000, y: 500 }));
+    const spots = state().doc.nodes.map((node) => node.position);
+    expect(spots.flatMap((a, i) => spots.slice(i + 1).filter((b) => Math.abs(a.x - b.x) < 180 && Math.abs(a.y - b.y) < 48))).toEqual([]);
+    expect(state().doc.nodes.find((node) => node.id === state().selectedNodeIds[0])!.position).toEqual({ x: from!.x - corner.x + 1000, y: from!.y - corner.y + 500 + 68 });
+  });
+
+  it('inserts a block dropped on a connection into it, making room only as far as needed', () => {
+    const { state, variable, text } = helloFlow();
+    const cut = state().doc.edges.find((edge) => edge.source === variable && edge.target === text)!;
+    const before = state().doc.nodes.find((node) => node.id === text)!.position;
+    const dropped = state().addBlock('encode_text', { position: { x: before.x - 100, y: before.y + 10 }, onEdge: cut.id });
+    const pairs = state().doc.edges.map((edge) => `${edge.source}>${edge.target}`);
+    expect(pairs).toEqual(expect.arrayContaining([`${variable}>${dropped}`, `${dropped}>${text}`]));
+    expect(pairs).not.toContain(`${variable}>${text}`);
+    // The next block moved right just enough to clear the new one (one step from it), not more.
+    expect(state().doc.nodes.find((node) => node.id === text)!.position).toEqual({ x: before.x + 140, y: before.y });
+    state().undo();
+    expect(state().doc.edges.map((edge) => `${edge.source}>${edge.target}`)).toContain(`${variable}>${text}`);
+  });
+
   it('drops fields that stop applying when the operation changes', () => {
     const { state, text } = helloFlow();
     state().setField(text, 'operation', 'replace');
@@ -129,8 +185,7 @@ describe('workshop store', () => {
     state().setField(variable, 'value', 'Hello {params.name}');
     state().setField(text, 'input', '{local.greeting}');
     state().setField(respond, 'body', { message: '{result.text1}' });
-    const { nodes, edges, settings } = state().doc;
-    expect(validateFlow({ flow: { nodes, edges }, settings })).toEqual([]);
+    expect(validateFlow(compileInputOf(state().doc))).toEqual([]);
   });
 
   it('knows unsaved changes, and that undoing back to the saved flow leaves none', () => {

@@ -1,9 +1,15 @@
 import type { Diagnostic, JsonValue } from '@flowgate/flow-engine';
 import { temporal } from 'zundo';
 import { createStore } from 'zustand/vanilla';
-import { copyNodes, pasteNodes } from '../model/clipboard';
-import { addBlock, connect, deleteElements, moveNodes, setConfigField } from '../model/flow-edits';
-import type { Clipboard, Position, SettingsDraft, WorkshopDoc } from '../model/workshop-document';
+import { copyNodes, pasteNodes, type Placement } from '../model/clipboard';
+import { addBlock, connect, deleteElements, insertOnEdge, moveNodes, setConfigField } from '../model/flow-edits';
+import type { Clipboard, EndpointSettingsDraft, FunctionSettingsDraft, Position, ScheduleSettingsDraft, SettingsDraft, WorkshopDoc } from '../model/workshop-document';
+
+/** A change of the base settings of the document's kind. */
+export type SettingsPatch = Partial<Omit<EndpointSettingsDraft, 'kind'>> | Partial<Omit<FunctionSettingsDraft, 'kind'>> | Partial<Omit<ScheduleSettingsDraft, 'kind'>>;
+
+/** The lists of the base settings whose new rows wait to show their findings, and the field of a row that does. */
+const ROW_LISTS: Record<string, string> = { query_params: 'key', inputs: 'name' };
 
 /** Typing into one field within this time is one undo step, not one per keystroke. */
 export const FIELD_EDIT_MERGE_MS = 1000;
@@ -30,7 +36,8 @@ export interface WorkshopState {
   untouched: string[];
 
   select(nodeIds: string[], edgeIds?: string[]): void;
-  addBlock(type: string, options?: { after?: string | null; position?: Position }): string;
+  /** Adds a block after a block (`after`), into a connection it was dropped on (`onEdge`, with `position`), or at `position`. */
+  addBlock(type: string, options?: { after?: string | null; position?: Position; onEdge?: string }): string;
   connect(source: string, target: string, sourceHandle?: string | null): void;
   deleteSelection(): void;
   deleteElements(nodeIds: string[], edgeIds: string[]): void;
@@ -38,12 +45,13 @@ export interface WorkshopState {
   endDrag(): void;
   moveNodes(positions: Record<string, Position>): void;
   setField(nodeId: string, key: string, value: JsonValue | undefined): void;
-  setSettings(patch: Partial<SettingsDraft>, fieldKey?: string): void;
+  setSettings(patch: SettingsPatch, fieldKey?: string): void;
   /** The user left a field (or asked to save): its findings show from now on; no field = all. */
   touch(fieldKey?: string): void;
   copy(): void;
-  paste(): void;
-  duplicate(): void;
+  /** Pastes the clipboard where `place` says (the pointer on the canvas), else below the originals. */
+  paste(place?: Placement): void;
+  duplicate(place?: Placement): void;
   undo(): void;
   redo(): void;
   markSaved(doc?: WorkshopDoc): void;
@@ -73,11 +81,11 @@ export function createWorkshopStore(initial: WorkshopDoc, clock: () => number = 
           set({ doc, serverProblems: [] });
           if (merge) store.temporal.getState().resume();
         };
-        const pasteFrom = (clipboard: Clipboard | null) => {
+        const pasteFrom = (clipboard: Clipboard | null, place?: Placement) => {
           if (!clipboard) return;
           let ids: string[] = [];
           edit((doc) => {
-            const pasted = pasteNodes(doc, clipboard);
+            const pasted = pasteNodes(doc, clipboard, place);
             ids = pasted.ids;
             return pasted.doc;
           });
@@ -101,7 +109,7 @@ export function createWorkshopStore(initial: WorkshopDoc, clock: () => number = 
           addBlock: (type, options = {}) => {
             let id = '';
             edit((doc) => {
-              const added = addBlock(doc, type, options);
+              const added = options.onEdge && options.position ? insertOnEdge(doc, type, options.onEdge, options.position) : addBlock(doc, type, options);
               id = added.id;
               return added.doc;
             });
@@ -132,11 +140,13 @@ export function createWorkshopStore(initial: WorkshopDoc, clock: () => number = 
           moveNodes: (positions) => edit((doc) => moveNodes(doc, positions)),
           setField: (nodeId, key, value) => edit((doc) => setConfigField(doc, nodeId, key, value), `${nodeId}.${key}`),
           setSettings: (patch, fieldKey) => {
-            edit((doc) => ({ ...doc, settings: { ...doc.settings, ...patch } }), `settings.${fieldKey ?? Object.keys(patch).join(',')}`);
+            edit((doc) => ({ ...doc, settings: { ...doc.settings, ...patch } as SettingsDraft }), `settings.${fieldKey ?? Object.keys(patch).join(',')}`);
             const { untouched, doc } = get();
-            if (fieldKey === 'query_params.add') set({ untouched: [...untouched, `query_params.${doc.settings.query_params.length - 1}.key`] });
+            const [list, action] = fieldKey?.split('.') ?? [];
+            const rows = list !== undefined && list in ROW_LISTS ? (doc.settings as unknown as Record<string, unknown[]>)[list] : undefined;
+            if (action === 'add' && rows) set({ untouched: [...untouched, `${list}.${rows.length - 1}.${ROW_LISTS[list!]}`] });
             // Rows shift on removal; a remaining new row simply shows its findings.
-            else if (fieldKey === 'query_params.remove') set({ untouched: [] });
+            else if (action === 'remove' && rows) set({ untouched: [] });
             else if (fieldKey && untouched.includes(fieldKey)) get().touch(fieldKey);
           },
           touch: (fieldKey) => {
@@ -148,8 +158,8 @@ export function createWorkshopStore(initial: WorkshopDoc, clock: () => number = 
             const clipboard = copyNodes(get().doc, get().selectedNodeIds);
             if (clipboard) set({ clipboard });
           },
-          paste: () => pasteFrom(get().clipboard),
-          duplicate: () => pasteFrom(copyNodes(get().doc, get().selectedNodeIds)),
+          paste: (place) => pasteFrom(get().clipboard, place),
+          duplicate: (place) => pasteFrom(copyNodes(get().doc, get().selectedNodeIds), place),
           undo: () => {
             lastFieldEdit = null;
             store.temporal.getState().undo();

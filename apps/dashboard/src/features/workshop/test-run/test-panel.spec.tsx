@@ -3,7 +3,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { fakeApi, project } from '../../../testing/fake-api';
-import type { WorkshopDoc } from '../model/workshop-document';
+import { settingsOf, type EndpointSettingsDraft, type WorkshopDoc } from '../model/workshop-document';
 import { WorkshopStoreContext } from '../store/workshop-context';
 import { createWorkshopStore } from '../store/workshop-store';
 import { replayForm } from './test-request';
@@ -16,8 +16,8 @@ const endpointId = '33333333-3333-4333-8333-333333333333';
 const runPath = `/v1/projects/${project.id}/endpoints/${endpointId}/test-runs`;
 const at = { x: 0, y: 0 };
 
-const doc = (method: WorkshopDoc['settings']['method'] = 'POST'): WorkshopDoc => ({
-  settings: { name: 'Greet', method, path: '/greet', auth: 'none', query_params: [{ key: 'name', default: 'world' }, { key: 'lang', default: null }] },
+const doc = (method: EndpointSettingsDraft['method'] = 'POST'): WorkshopDoc => ({
+  settings: { kind: 'endpoint', name: 'Greet', method, path: '/greet', auth: 'none', query_params: [{ key: 'name', default: 'world' }, { key: 'lang', default: null }] },
   nodes: [
     { id: 'start', type: 'start', position: at },
     { id: 'n1', type: 'set_variable', position: at, config: { name: 'greeting', value: 'Hello {params.name}' } },
@@ -48,7 +48,7 @@ const result: TestRunResult = {
   ],
 };
 
-function renderPanel(options: { replay?: ReturnType<typeof replayForm> | null; method?: WorkshopDoc['settings']['method'] } = {}) {
+function renderPanel(options: { replay?: ReturnType<typeof replayForm> | null; method?: EndpointSettingsDraft['method'] } = {}) {
   const store = createWorkshopStore(doc(options.method));
   const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
   const onClose = jest.fn();
@@ -118,6 +118,37 @@ describe('Test panel', () => {
     expect(useTraceStore.getState().takenEdges).toEqual(new Set(['e1', 'e2', 'e3', 'e4']));
   });
 
+  it('shows a request that got no answer as failed, with its reason, in the list and on the canvas, though the flow went on', async () => {
+    const message = 'the request failed: connection failed (ECONNREFUSED)';
+    fakeApi({
+      [`POST ${runPath}`]: () => [
+        200,
+        {
+          ...result,
+          trace: [
+            {
+              node_id: 'n1', type: 'http_request', label: 'Send External Request', status: 'error', error_in_result: true, duration_ms: 3.2,
+              error: { code: 'connection_failed', message }, output: { status: null, headers: {}, body: null, error: 'connection_failed' },
+            },
+            result.trace[3],
+          ],
+        } satisfies TestRunResult,
+      ],
+    });
+    renderPanel();
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Run test' }));
+    const list = await screen.findByRole('list', { name: 'Blocks run' });
+    const step = within(list).getByRole('button', { name: /Send External Request/ });
+    expect(step).toHaveTextContent('error · went on, its result says why');
+    expect(step).not.toHaveTextContent(/\bok\b/);
+    expect(within(list).getByText(message)).toBeInTheDocument();
+    const badge = screen.getByTestId('node-n1');
+    expect(badge).toHaveTextContent('error · went on');
+    expect(badge).toHaveTextContent('connection failed (ECONNREFUSED)');
+    expect(badge.querySelector('[data-trace-status]')?.getAttribute('data-trace-status')).toBe('error');
+  });
+
   it('shows the full output of the selected block', async () => {
     fakeApi({ [`POST ${runPath}`]: () => [200, result] });
     renderPanel();
@@ -180,7 +211,7 @@ describe('Test panel', () => {
 
   it('opens with a replayed log request (its path and query) and runs it at once', async () => {
     const { calls } = fakeApi({ [`POST ${runPath}`]: () => [200, result] });
-    const replay = replayForm(doc().settings, { method: 'POST', endpoint: '/api/greet', query: 'name=Linus&lang=fi&other=1' });
+    const replay = replayForm(settingsOf(doc(), 'endpoint'), { method: 'POST', endpoint: '/api/greet', query: 'name=Linus&lang=fi&other=1' });
     renderPanel({ replay });
     expect(screen.getByRole('textbox', { name: 'Path' })).toHaveValue('/api/greet');
     expect(screen.getByRole('textbox', { name: 'name' })).toHaveValue('Linus');

@@ -1,8 +1,8 @@
-import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { errorMessage, isApiError } from '../../../api/api-error';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { settingsOf } from '../model/workshop-document';
 import { useWorkshop, useWorkshopStore } from '../store/workshop-context';
 import { BODY_METHODS, loadForm, movedPath, runBody, saveForm, type TestRequestForm } from './test-request';
-import { formatMs, statusLine, TraceDetails, outputText } from './trace-output';
+import { Field, RunFailure, TestResult, TextField } from './test-result';
 import { useTraceStore } from './trace-store';
 import { useTestRun } from './use-test-run';
 
@@ -15,24 +15,24 @@ interface TestPanelProps {
 }
 
 /**
- * `Test` (DASHBOARD.md "Test runs"): a sample request run against the editor's current flow,
+ * `Test` (docs/dashboard.md "Test runs"): a sample request run against the editor's current flow,
  * saved or not; the response here, each block's outcome on the canvas, the selected block's
  * full output below.
  */
 export function TestPanel({ projectId, endpointId, replay, onClose }: TestPanelProps) {
   const store = useWorkshopStore();
-  const settings = useWorkshop((state) => state.doc.settings);
+  const settings = useWorkshop((state) => settingsOf(state.doc, 'endpoint'));
   const [form, setForm] = useState<TestRequestForm>(() => replay ?? loadForm(endpointId, settings));
   const [problem, setProblem] = useState<{ field: 'Headers' | 'Body'; message: string } | null>(null);
   const run = useTestRun(projectId, endpointId);
-  const result = useTraceStore((state) => (state.endpointId === endpointId ? state.result : null));
-  const selected = useWorkshop((state) => (state.selectedNodeIds.length === 1 ? state.selectedNodeIds[0]! : null));
-  const selectedEntry = useTraceStore((state) => (selected === null ? undefined : state.byNode.get(selected)));
-  const ids = { problem: useId() };
+  const ids = { problem: useId(), form: useId() };
   const answerRef = useRef<HTMLDivElement>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const panelRef = useRef<HTMLElement>(null);
   const hasBody = BODY_METHODS.has(settings.method);
+  const saved = useWorkshop((state) => state.saved);
+  const { reset } = run;
+  useEffect(() => reset(), [saved, reset]);
 
   // The panel opens at the top of its form (not wherever a previous panel's scroll left it).
   useEffect(() => {
@@ -76,24 +76,25 @@ export function TestPanel({ projectId, endpointId, replay, onClose }: TestPanelP
 
   return (
     <section ref={panelRef} className="ws-test tr-panel" aria-label="Test">
-      <h2 className="ws-panel-title">Test</h2>
-      <form ref={formRef} className="ws-form tr-form" onSubmit={submit}>
+      <div className="tr-head">
+        <h2 className="ws-panel-title">Test</h2>
+        {/* Run test first, always in view however long the request form is. */}
+        <button type="submit" form={ids.form} className="ws-button ws-primary" disabled={run.isPending}>
+          {run.isPending ? 'Running…' : 'Run test'}
+        </button>
+        <button type="button" className="ws-button" onClick={onClose}>
+          Close
+        </button>
+      </div>
+      {/* A refusal shows first, where it is seen; the next run or a Save clears it. */}
+      {run.error && <RunFailure error={run.error} />}
+      <form ref={formRef} id={ids.form} className="ws-form tr-form" onSubmit={submit}>
         <Field label="Method">{(id) => <input id={id} type="text" value={settings.method} readOnly />}</Field>
         <Field label="Path">{(id) => <input id={id} type="text" spellCheck={false} value={form.path} onChange={(event) => set({ path: event.target.value })} />}</Field>
         {settings.query_params
           .filter((param) => param.key)
           .map((param) => (
-            <Field key={param.key} label={param.key}>
-              {(id) => (
-                <input
-                  id={id}
-                  type="text"
-                  spellCheck={false}
-                  value={form.query[param.key] ?? param.default ?? ''}
-                  onChange={(event) => set({ query: { ...form.query, [param.key]: event.target.value } })}
-                />
-              )}
-            </Field>
+            <TextField key={param.key} label={param.key} value={form.query[param.key] ?? param.default ?? ''} onChange={(value) => set({ query: { ...form.query, [param.key]: value } })} />
           ))}
         <TextArea label="Headers" rows={2} placeholder="x-request-id: 42" value={form.headers} onChange={(headers) => set({ headers })} problem={problem} problemId={ids.problem} />
         {hasBody && (
@@ -107,46 +108,9 @@ export function TestPanel({ projectId, endpointId, replay, onClose }: TestPanelP
             {problem.message}
           </p>
         )}
-        <div className="tr-actions">
-          <button type="submit" className="ws-button ws-primary" disabled={run.isPending}>
-            {run.isPending ? 'Running…' : 'Run test'}
-          </button>
-          <button type="button" className="ws-button" onClick={onClose}>
-            Close
-          </button>
-        </div>
       </form>
-      {run.error && <RunFailure error={run.error} />}
-      {result && !run.error && (
-        <div className="tr-result" role="region" aria-label="Test result" ref={answerRef}>
-          <h3 className="tr-heading">
-            Response <span className={`tr-code tr-code-${Math.floor(result.response.status / 100)}xx`}>{result.response.status}</span>
-            <span className="ws-muted">{formatMs(result.duration_ms)} in all</span>
-          </h3>
-          <pre className="tr-output" aria-label="Response body">
-            {outputText(result.response.body, true)}
-          </pre>
-          {selected !== null && selectedEntry ? (
-            <div className="tr-selected" role="region" aria-label="Selected block output">
-              <h3 className="tr-heading">{selectedEntry.label}</h3>
-              <TraceDetails entry={selectedEntry} />
-            </div>
-          ) : (
-            <TraceList onPick={(id) => store.getState().select([id])} />
-          )}
-        </div>
-      )}
+      {!run.error && <TestResult resourceId={endpointId} answerRef={answerRef} />}
     </section>
-  );
-}
-
-function Field({ label, children }: { label: string; children: (id: string) => ReactNode }) {
-  const id = useId();
-  return (
-    <div className="ws-field">
-      <label htmlFor={id}>{label}</label>
-      {children(id)}
-    </div>
   );
 }
 
@@ -180,36 +144,3 @@ function TextArea(props: {
   );
 }
 
-/** The blocks in the order they ran; picking one selects it on the canvas (its full output shows here). */
-function TraceList({ onPick }: { onPick(nodeId: string): void }) {
-  const trace = useTraceStore((state) => state.result?.trace ?? []);
-  return (
-    <ol className="tr-list" aria-label="Blocks run">
-      {trace.map((entry) => (
-        <li key={entry.node_id}>
-          <button type="button" className={`tr-step tr-${entry.status}`} onClick={() => onPick(entry.node_id)}>
-            <span className="tr-step-label">{entry.label}</span>
-            <span className="tr-step-status">{statusLine(entry)}</span>
-          </button>
-        </li>
-      ))}
-    </ol>
-  );
-}
-
-/** A refused run: the flow's problems (400 invalid_flow), the limit (429), or the connection. */
-function RunFailure({ error }: { error: unknown }) {
-  const details = isApiError(error) ? error.details : [];
-  return (
-    <div className="tr-failure" role="alert">
-      <p>{errorMessage(error)}</p>
-      {details.length > 0 && (
-        <ul>
-          {details.map((detail, index) => (
-            <li key={index}>{detail.message}</li>
-          ))}
-        </ul>
-      )}
-    </div>
-  );
-}

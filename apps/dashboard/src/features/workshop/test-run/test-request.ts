@@ -1,5 +1,5 @@
 import type { HttpMethod } from '@flowgate/flow-engine';
-import type { SettingsDraft, WorkshopDoc } from '../model/workshop-document';
+import { settingsOf, type EndpointSettingsDraft, type WorkshopDoc } from '../model/workshop-document';
 import type { TestRunBody } from './test-run-types';
 
 /** The `Test` panel's form, as typed (kept per endpoint between visits). */
@@ -19,7 +19,7 @@ export const BODY_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH'
 const storageKey = (endpointId: string) => `flowgate.test-request.${endpointId}`;
 
 /** The endpoint's method and path, each query parameter at its default. */
-export function defaultForm(settings: SettingsDraft): TestRequestForm {
+export function defaultForm(settings: EndpointSettingsDraft): TestRequestForm {
   const query = Object.fromEntries(settings.query_params.filter((param) => param.key).map((param) => [param.key, param.default ?? '']));
   return { method: settings.method, path: settings.path, query, headers: '', body: '', sendEmail: false };
 }
@@ -29,7 +29,7 @@ export function defaultForm(settings: SettingsDraft): TestRequestForm {
  * a field for each configured parameter (the kept value, else the default). `Send emails for real`
  * is never kept: each run starts safe.
  */
-export function loadForm(endpointId: string, settings: SettingsDraft): TestRequestForm {
+export function loadForm(endpointId: string, settings: EndpointSettingsDraft): TestRequestForm {
   const fresh = defaultForm(settings);
   let kept: Partial<TestRequestForm> | null = null;
   try {
@@ -72,7 +72,7 @@ export function saveForm(endpointId: string, form: TestRequestForm): void {
 }
 
 /** A logged request (Logs → `Replay in Workshop`): its path and query over the form's fields. */
-export function replayForm(settings: SettingsDraft, logged: { method: string; endpoint: string; query: string }): TestRequestForm {
+export function replayForm(settings: EndpointSettingsDraft, logged: { method: string; endpoint: string; query: string }): TestRequestForm {
   const form = defaultForm(settings);
   const params = new URLSearchParams(logged.query);
   for (const key of Object.keys(form.query)) form.query[key] = params.get(key) ?? '';
@@ -108,7 +108,8 @@ export function runBody(form: TestRequestForm, doc: WorkshopDoc): Parsed<TestRun
     }
   }
   const query = Object.fromEntries(Object.entries(form.query).filter(([, value]) => value !== ''));
-  const settings = { ...doc.settings, query_params: doc.settings.query_params.map((param) => ({ key: param.key, default: param.default === '' ? null : param.default })) };
+  const { kind: _kind, ...endpoint } = settingsOf(doc, 'endpoint');
+  const settings = { ...endpoint, query_params: endpoint.query_params.map((param) => ({ key: param.key, default: param.default === '' ? null : param.default })) };
   return {
     ok: true,
     value: {

@@ -1,6 +1,6 @@
 import type { TestRunInputDto, TestRunResultDto } from '../../../api/generated/openapi';
 
-/** DESIGN.md "Test runs": what `POST …/test-runs` takes and answers. */
+/** docs/control-plane.md "Test runs": what `POST …/test-runs` takes and answers. */
 export type TestRunBody = TestRunInputDto;
 export type TestRunResult = TestRunResultDto;
 export type TraceEntry = TestRunResultDto['trace'][number];

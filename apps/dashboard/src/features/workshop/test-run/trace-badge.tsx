@@ -11,7 +11,7 @@ export function TraceBadge({ nodeId }: { nodeId: string }) {
   const preview = entry.error ? entry.error.message.replace(`${entry.label} (${entry.node_id}): `, '') : outputText(entry.output);
   return (
     <div className={`tr-badge tr-${entry.status}`} data-trace-status={entry.status}>
-      <span className="tr-badge-status">{statusLine(entry)}</span>
+      <span className="tr-badge-status">{statusLine(entry, true)}</span>
       {preview && <span className="tr-badge-output">{preview.length > PREVIEW_CHARS ? `${preview.slice(0, PREVIEW_CHARS)}…` : preview}</span>}
     </div>
   );

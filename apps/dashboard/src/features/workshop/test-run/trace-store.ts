@@ -26,17 +26,36 @@ export const useTraceStore = create<TraceState>()((set) => ({
   clear: () => set(EMPTY),
 }));
 
-/** Each executed block was reached from the one before it (the start block first); a condition left by its branch. */
+/**
+ * The edges the run went along: each executed block was reached from the block that ran last
+ * before it among those connected to it (the start block first), by the handle that block took
+ * — a condition's branch, the `error` handle after a failure it caught, a For Each's `each` for
+ * its body and `done` after it. Loop iterations repeat the same edges.
+ */
 export function takenEdgesOf(trace: readonly TraceEntry[], { nodes, edges }: { nodes: readonly FlowNode[]; edges: readonly FlowEdge[] }): Set<string> {
   const taken = new Set<string>();
   const startId = nodes.find((node) => node.type === 'start')?.id ?? 'start';
-  const path: Array<{ id: string; branch?: string }> = [{ id: startId }, ...trace.map((entry) => ({ id: entry.node_id, branch: entry.branch }))];
-  for (let i = 1; i < path.length; i++) {
-    const from = path[i - 1]!;
-    const edge = edges.find((candidate) => candidate.source === from.id && candidate.target === path[i]!.id && (!from.branch || candidate.sourceHandle === from.branch));
-    if (edge) taken.add(edge.id);
-  }
+  const ran = new Map<string, { at: number; entry: TraceEntry | null }>([[startId, { at: -1, entry: null }]]);
+  trace.forEach((entry, at) => {
+    let best: { edge: FlowEdge; at: number } | null = null;
+    for (const edge of edges) {
+      const source = edge.target === entry.node_id ? ran.get(edge.source) : undefined;
+      if (!source || (best && best.at >= source.at) || (edge.sourceHandle ?? null) !== handleTaken(source.entry, entry)) continue;
+      best = { edge, at: source.at };
+    }
+    if (best) taken.add(best.edge.id);
+    ran.set(entry.node_id, { at, entry });
+  });
   return taken;
+}
+
+/** The handle by which `from` led to `to`: null for an ordinary connection. */
+function handleTaken(from: TraceEntry | null, to: TraceEntry): string | null {
+  if (from === null) return null;
+  if (from.error_path) return 'error';
+  if (from.branch) return from.branch;
+  if (from.type === 'for_each') return to.loop_id === from.node_id ? 'each' : 'done';
+  return null;
 }
 
 /** One node's entry of the last run (undefined when it did not run or there was no run). */

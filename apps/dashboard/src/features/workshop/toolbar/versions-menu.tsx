@@ -1,14 +1,14 @@
 import { useState } from 'react';
-import { useEndpointVersions } from '../../../api/endpoint-deploys';
-import { docFromEndpoint } from '../model/endpoint-doc';
+import { useFlowVersions, type FlowTarget } from '../../../api/flow-deploys';
+import { docFromVersion } from '../model/owner-doc';
 import { useWorkshop } from '../store/workshop-context';
 import { describeChanges } from './version-changes';
 
 /** The deployed versions, newest first: roll back to one, or see what the draft changes against it. */
-export function VersionsMenu({ projectId, endpointId, onRollback }: { projectId: string; endpointId: string; onRollback(version: number): void }) {
+export function VersionsMenu({ target, onRollback }: { target: FlowTarget; onRollback(version: number): void }) {
   const [open, setOpen] = useState(false);
   const [compared, setCompared] = useState<number | null>(null);
-  const versions = useEndpointVersions(projectId, endpointId, open);
+  const versions = useFlowVersions(target, open);
   const draft = useWorkshop((state) => state.doc);
   const items = [...(versions.data ?? [])].sort((a, b) => b.version - a.version);
 
@@ -40,7 +40,7 @@ export function VersionsMenu({ projectId, endpointId, onRollback }: { projectId:
                     </button>
                   )}
                 </div>
-                {compared === version.version && <ChangeList changes={describeChanges(docFromEndpoint(version), draft)} />}
+                {compared === version.version && <ChangeList changes={describeChanges(docFromVersion(version, draft), draft)} />}
               </li>
             ))}
           </ul>
