@@ -90,6 +90,8 @@ test('requests sent to the gateway appear in Logs with charts, totals, pages, fi
   await totals.getByText('3', { exact: true }).waitFor();
   expect(await page.getByRole('combobox', { name: 'Status' }).inputValue()).toBe('4xx');
   expect(await page.getByRole('textbox', { name: 'Endpoint' }).inputValue()).toBe('/order');
+  // Totals and the table are separate requests: the totals may show before the rows arrive.
+  await rows(page).nth(2).waitFor();
   expect(await rows(page).count()).toBe(3);
 
   // Details of a failed request: code, message, the Return Error block, the query; Replay.
