@@ -1,5 +1,5 @@
 import { CONFIG_SEQ_KEY, type PublishedProject, type PublishedRoute } from '@flowgate/contracts';
-import { CommandLog, publishedRoute, respond, spawnGateway, TestPublisher, waitFor, type GatewayProcess } from '@flowgate/testing';
+import { CommandLog, DEPLOYMENT_NODE_FLAGS, publishedRoute, respond, spawnGateway, TestPublisher, waitFor, type GatewayProcess } from '@flowgate/testing';
 import { load } from '../gateway/load';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { get, rssBytes } from '../gateway/processes';
@@ -52,9 +52,16 @@ export class TenantFleet {
   private readonly routes = routes();
   private revision = 1;
 
+  /**
+   * @param touches requests a gateway serves before it is measured, spread evenly over the
+   * projects it holds: the same for a few projects as for all of them, so that the gap between
+   * the two is what holding projects costs, not what serving more requests warms up (compiled
+   * code, buffers).
+   */
   constructor(
     private readonly publisher: TestPublisher,
     private readonly redisUrl: string,
+    private readonly touches: number,
   ) {}
 
   async grow(count: number): Promise<void> {
@@ -63,12 +70,13 @@ export class TenantFleet {
     this.projects.push(...fresh);
   }
 
-  /** A gateway process holding the first `held` projects (each served once). */
+  /** A gateway process as deployed (its Node flags) holding the first `held` projects, after `touches` requests over them. */
   async gateway(held: number, env: Record<string, string> = {}): Promise<GatewayProcess> {
-    const gateway = await spawnGateway({ REDIS_URL: this.redisUrl, ...env });
-    const targets = this.projects.slice(0, held);
-    for (let start = 0; start < targets.length; start += 50) {
-      await Promise.all(targets.slice(start, start + 50).map((p) => get(gateway.port, '/shout-0?name=x', { host: `${p.subdomain}.localhost` })));
+    const gateway = await spawnGateway({ REDIS_URL: this.redisUrl, ...env }, DEPLOYMENT_NODE_FLAGS);
+    const touches = Math.max(held, this.touches);
+    for (let start = 0; start < touches; start += 50) {
+      const targets = Array.from({ length: Math.min(50, touches - start) }, (_, i) => this.projects[(start + i) % held]!);
+      await Promise.all(targets.map((p) => get(gateway.port, '/shout-0?name=x', { host: `${p.subdomain}.localhost` })));
     }
     return gateway;
   }

@@ -67,7 +67,7 @@ export const gatewayConfigSchema = z.object({
   GATEWAY_CONFIG_POLL_MS: env.positiveInt(500).describe('how often `fg:config-seq` is compared, to catch a missed pub/sub message'),
   GATEWAY_PROJECT_CACHE_MB: env
     .positiveInt(256)
-    .describe('megabytes of heap the cached project configurations may take (estimated); beyond it the least recently used projects are dropped and read again from Redis on their next request'),
+    .describe('megabytes of memory (RSS) the cached project configurations may take, estimated from the size of their documents; beyond it the least recently used projects are dropped and read again from Redis on their next request'),
   /** Wrong API keys a client address, and a project, may send per minute before further unknown keys are refused with 429 (auth/key-failures.ts). */
   KEY_FAILURES_PER_MINUTE: env.positiveInt(100).describe('wrong API keys per minute per client address and per project (counted in Redis); past it, keys not accepted lately get 429 `too_many_attempts` with `Retry-After` before any lookup'),
   /** Behind a reverse proxy: the client address is the last X-Forwarded-For entry (the proxy's own). */

@@ -17,7 +17,7 @@ export const logIngestConfigSchema = z
     LOG_INGEST_PORT: env.port(3001).describe('`/healthz`, `/readyz`, `/metrics`'),
     LOG_INGEST_TOPIC_PARTITIONS: env.positiveInt(6).describe('partitions of the request-log topic'),
     // The longest a fetch waits for data: bounds how late a row becomes visible at low traffic.
-    LOG_INGEST_MAX_WAIT_MS: z.coerce.number({ error: 'must be a whole number' }).int().min(10).max(1000).default(500).describe('longest wait of a fetch for new data (bounds how late a row appears at low traffic)'),
+    LOG_INGEST_MAX_WAIT_MS: z.coerce.number({ error: 'must be a whole number' }).int().min(10).max(5000).default(1000).describe('longest wait of a fetch for new data (bounds how late a row appears at low traffic; longer waits make larger transactions: fewer rollup deltas a request when traffic spreads over many projects)'),
     // The broker answers a fetch once this much is there (or after the wait): fewer, larger
     // rounds of fetch, transaction and commit; at low traffic a row waits up to the max wait.
     LOG_INGEST_FETCH_MIN_BYTES: z.coerce.number({ error: 'must be a whole number' }).int().min(1).max(10_485_760).default(262_144).describe('a fetch is answered once this many bytes are there, else after `LOG_INGEST_MAX_WAIT_MS` (fewer, larger batches)'),

@@ -67,11 +67,11 @@ export const COPY_COLUMNS =
 
 const FIELDS = 18;
 /** Signature, flags (no OIDs), header extension length 0. */
-const HEADER = Buffer.concat([Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1'), Buffer.alloc(8)]);
+export const HEADER = Buffer.concat([Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1'), Buffer.alloc(8)]);
 /** A row without its text: field count, the lengths, four UUIDs, the time, status, duration and the boolean. */
 const ROW_FIXED_BYTES = 2 + FIELDS * 4 + 4 * 16 + 8 + 2 + 4 + 1;
 /** Milliseconds between the Unix epoch and PostgreSQL's (2000-01-01T00:00:00Z). */
-const POSTGRES_EPOCH_MS = Date.UTC(2000, 0, 1);
+export const POSTGRES_EPOCH_MS = Date.UTC(2000, 0, 1);
 
 const textLength = (value: string | null): number => (value === null ? 0 : value.length);
 
@@ -95,13 +95,13 @@ for (let digit = 0; digit < 16; digit += 1) {
 }
 
 /** The last UUID of one column and its 16 bytes: a batch's rows share projects, endpoints and keys. */
-interface UuidCache {
+export interface UuidCache {
   text: string;
   bytes: Uint8Array;
 }
 
-/** Writes one batch's values at increasing offsets of a buffer sized for it in advance. */
-class RowWriter {
+/** Writes one batch's values at increasing offsets of a buffer sized for it in advance (COPY's binary format). */
+export class RowWriter {
   readonly projectCache: UuidCache = { text: '', bytes: new Uint8Array(16) };
   readonly endpointCache: UuidCache = { text: '', bytes: new Uint8Array(16) };
   readonly keyCache: UuidCache = { text: '', bytes: new Uint8Array(16) };
@@ -141,8 +141,13 @@ class RowWriter {
       this.lastMicros = BigInt(Date.parse(time) - POSTGRES_EPOCH_MS) * 1000n;
       this.lastTime = time;
     }
+    this.micros(this.lastMicros);
+  }
+
+  /** A timestamptz given as microseconds since 2000-01-01 UTC. */
+  micros(micros: bigint): void {
     this.int32(8);
-    this.buffer.writeBigInt64BE(this.lastMicros, this.offset);
+    this.buffer.writeBigInt64BE(micros, this.offset);
     this.offset += 8;
   }
 
@@ -168,6 +173,25 @@ class RowWriter {
     if (cache !== null) {
       for (let k = 0; k < 16; k += 1) cache.bytes[k] = buffer[at + k];
       cache.text = uuid;
+    }
+  }
+
+  /**
+   * A one-dimensional array without nulls of smallint (`bytes` 2, element type 21) or integer
+   * (4, type 23), as array_send writes it: dimensions, null flag, element type, length and lower
+   * bound, then each element after its length. (Never empty: an empty array has no dimension.)
+   */
+  intArray(values: Iterable<number>, count: number, bytes: 2 | 4): void {
+    this.int32(20 + count * (4 + bytes));
+    this.int32(1);
+    this.int32(0);
+    this.int32(bytes === 2 ? 21 : 23);
+    this.int32(count);
+    this.int32(1);
+    for (const value of values) {
+      this.int32(bytes);
+      if (bytes === 2) this.int16(value);
+      else this.int32(value);
     }
   }
 

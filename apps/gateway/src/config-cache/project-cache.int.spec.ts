@@ -107,7 +107,7 @@ describe('gateway configuration cache bound (GATEWAY_PROJECT_CACHE_MB)', () => {
     await privateRedis?.down();
   });
 
-  it('keeps the estimated heap within the bound, drops the least recently used, and reloads an evicted project on demand', async () => {
+  it('keeps the estimated memory within the bound, drops the least recently used, and reloads an evicted project on demand', async () => {
     const publisher = new TestPublisher(redis);
     const route = publishedRoute({ path: '/n', blocks: [respond({ served: true })] });
     const projects = Array.from({ length: 600 }, () => publisher.newProject([route]));

@@ -21,7 +21,7 @@ export interface ProjectCacheOptions {
   subscriber: RedisClient;
   logger: Logger;
   pollMs: number;
-  /** Bound on the estimated heap of the cached projects (least recently used out first). */
+  /** Bound on the estimated memory of the cached projects (least recently used out first). */
   maxBytes: number;
   build(published: PublishedProject, previous: LoadedProject | null): LoadedProject;
   onLookup?(cache: 'subdomain' | 'project', hit: boolean): void;
@@ -65,14 +65,15 @@ const REVALIDATE_CONCURRENCY = 8;
 /** What a slot counts before its document is read. */
 const EMPTY_SLOT_BYTES = 1024;
 /**
- * Heap of a loaded project per character of its published document (prepared flows, route
- * tables, the preview copy, and what serving its routes adds). Measured in heap snapshots of
- * gateways that had served each of 2 or 2 000 projects (five endpoints each: set_variable →
- * manipulate_text → respond, 4.5 KB documents) through a 16 MB bound: 32 KB of live heap per
- * held project, 7 bytes a character (4.5, measured on projects loaded but not served, let the
- * live heap grow 25 MB for that bound). `npm run bench -- tenants` checks the bound on RSS.
+ * Memory a held project costs the process, per character of its published document: what the
+ * bound bounds is the gateway's RSS, so the estimate is calibrated on RSS, not on live heap.
+ * Gateways that had served each of 2 000 projects (five endpoints each: set_variable →
+ * manipulate_text → respond, 4.5 KB documents) grew 42–47 KB of RSS per held project once idle
+ * (`npm run bench -- tenants`, with the default bound and a 16 MB one), of which 32 KB is live
+ * heap (heap snapshots) and the rest the heap V8 keeps committed around it. 11 bytes a character
+ * (50 KB a project) errs high; 7, the live heap alone, let a 16 MB bound grow RSS by 21 MB.
  */
-const HEAP_BYTES_PER_DOCUMENT_CHAR = 7;
+const MEMORY_BYTES_PER_DOCUMENT_CHAR = 11;
 const SUBDOMAIN = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
 /**
@@ -88,7 +89,7 @@ const SUBDOMAIN = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
  * re-reads both, so a renamed project stops answering at its old address at once.
  * While Redis is unreachable the cached copies keep serving.
  *
- * Bounded: the slots are an LRU counting each project's estimated heap against `maxBytes`; an
+ * Bounded: the slots are an LRU counting each project's estimated memory against `maxBytes`; an
  * evicted project is read again on its next request.
  */
 export class ProjectCache {
@@ -397,7 +398,7 @@ export class ProjectCache {
     slot.loaded = true;
     if (current !== null && sameEpoch && published.revision <= current.revision) return;
     slot.project = this.options.build(published, current);
-    this.resize(projectId, slot, EMPTY_SLOT_BYTES + Math.ceil(raw.length * HEAP_BYTES_PER_DOCUMENT_CHAR));
+    this.resize(projectId, slot, EMPTY_SLOT_BYTES + Math.ceil(raw.length * MEMORY_BYTES_PER_DOCUMENT_CHAR));
   }
 
   /** A slot still cached is counted at its new size (which may evict the least recently used). */
