@@ -4,13 +4,13 @@
  * as the Workshop would, and answers through the gateway.
  */
 import { randomBytes } from 'node:crypto';
-import { type AppProcess, call, freePort, type MessagesStandIn, request, spawnApp, startMessagesStandIn, waitFor, waitReady } from '@flowgate/testing';
+import { type AppStack, call, type MessagesStandIn, request, startAppStack, startMessagesStandIn, waitFor } from '@flowgate/testing';
 
 jest.setTimeout(180_000);
 
 const suffix = randomBytes(4).toString('hex');
 const subdomain = `draft-${suffix}`;
-const apps: AppProcess[] = [];
+let stack: AppStack;
 let model: MessagesStandIn;
 let api: string;
 let gateway: string;
@@ -38,31 +38,15 @@ const proposal = {
 beforeAll(async () => {
   model = await startMessagesStandIn();
   model.script('shouts the name', [{ toolInput: proposal }]);
-  const [cpPort, cpInternalPort, gw] = await Promise.all([freePort(), freePort(), freePort()]);
-  const shared = {
-    KAFKA_LOG_TOPIC: `flowgate.assistant.${suffix}`,
-    KAFKA_LOG_DLQ_TOPIC: `flowgate.assistant.${suffix}.dlq`,
-    GATEWAY_PUBLIC_URL: `http://{subdomain}.localhost:${gw}`,
-    CONTROL_PLANE_INTERNAL_URL: `http://127.0.0.1:${cpInternalPort}`,
-  };
-  const controlPlane = spawnApp('control-plane', {
-    ...shared,
-    CONTROL_PLANE_PORT: String(cpPort),
-    CONTROL_PLANE_INTERNAL_PORT: String(cpInternalPort),
-    FLOWGATE_ASSISTANT_API_KEY: 'sk-ant-operator-e2e-0123456789',
-    ANTHROPIC_BASE_URL: model.url,
-  });
-  const gatewayApp = spawnApp('gateway', { ...shared, GATEWAY_PORT: String(gw), GATEWAY_HOST: '127.0.0.1' });
-  apps.push(controlPlane, gatewayApp);
-  await Promise.all([waitReady(controlPlane, `http://127.0.0.1:${cpPort}/readyz`), waitReady(gatewayApp, `http://127.0.0.1:${gw}/_readyz`)]);
-  api = `http://127.0.0.1:${cpPort}/v1`;
-  gateway = `http://127.0.0.1:${gw}`;
+  stack = await startAppStack({ controlPlaneEnv: { FLOWGATE_ASSISTANT_API_KEY: 'sk-ant-operator-e2e-0123456789', ANTHROPIC_BASE_URL: model.url } });
+  api = `${stack.controlPlaneUrl}/v1`;
+  gateway = stack.gatewayUrl;
   token = (await request(`${api}/auth/signup`, { method: 'POST', body: { email: `assistant-${suffix}@example.com`, password: 'correct horse battery' } })).body.token;
   projectId = (await cp('/projects', { method: 'POST', body: { name: 'Drafted', subdomain } })).body.id;
 });
 
 afterAll(async () => {
-  await Promise.all(apps.map((app) => app.stop()));
+  await stack?.stop();
   await model?.close();
 });
 
