@@ -112,7 +112,8 @@ test('every group of the endpoint settings filled in is kept by Save', async ({ 
   await params.getByRole('textbox', { name: 'Parameter key' }).nth(1).fill('sort');
   await params.getByRole('combobox', { name: 'Type' }).nth(1).selectOption('enum');
   await params.getByRole('textbox', { name: 'Values' }).fill('newest, oldest');
-  await params.getByRole('checkbox', { name: 'Required' }).nth(1).check();
+  // An enum's default is picked from its values.
+  await params.getByRole('combobox', { name: 'Default value' }).selectOption('newest');
   await groupShots(page, params, 'query-parameters');
 
   const signature = form.getByRole('group', { name: 'Webhook signature' });
@@ -136,7 +137,7 @@ test('every group of the endpoint settings filled in is kept by Save', async ({ 
   const saved = (await request(`${stack.controlPlaneUrl}/v1/projects/${projectId}/endpoints/${endpointId}`, { token })).body;
   expect(saved.query_params).toEqual([
     expect.objectContaining({ key: 'limit', type: 'integer', default: '20' }),
-    expect.objectContaining({ key: 'sort', type: 'enum', values: ['newest', 'oldest'], required: true }),
+    expect.objectContaining({ key: 'sort', type: 'enum', values: ['newest', 'oldest'], default: 'newest' }),
   ]);
   expect(saved.signature).toEqual(expect.objectContaining({ scheme: 'stripe', secret: 'STRIPE_SIGNING', tolerance_s: 300 }));
   expect(saved.cache).toEqual(expect.objectContaining({ ttl_s: 120, vary_headers: ['Accept-Language'], per_key: false }));

@@ -17,6 +17,17 @@ const typeChange = (type: QueryParamType): Partial<QueryParamDraft> => (type ===
 
 const AUTH_OPTIONS: readonly EndpointAuth[] = ['none', 'user', 'admin'];
 
+/**
+ * The defaults a parameter can take when they are few: an enum's values, true or false; null
+ * for free text. A default typed before the values changed stays listed, so that it shows (and
+ * its problem is reported) rather than silently reading as "No default".
+ */
+function defaultChoices(param: QueryParamDraft): readonly string[] | null {
+  const choices = param.type === 'enum' ? (param.values ?? []).filter((value) => value !== '') : param.type === 'boolean' ? ['true', 'false'] : null;
+  if (choices === null || param.default === null || param.default === undefined || param.default === '' || choices.includes(param.default)) return choices;
+  return [...choices, param.default];
+}
+
 /** The start block's form: what the gateway routes and authenticates on. */
 export function EndpointSettingsForm() {
   const settings = useWorkshop((state) => settingsOf(state.doc, 'endpoint'));
@@ -96,9 +107,19 @@ export function EndpointSettingsForm() {
               </FieldShell>
             )}
             <FieldShell label="Default value" fieldKey={`query_params.${index}.default`} problems={atField(problems, null, `query_params.${index}.default`)}>
-              {(control) => (
-                <input id={control.id} type="text" value={param.default ?? ''} aria-invalid={control.invalid || undefined} aria-describedby={control.describedBy} onChange={(event) => editParam(index, { default: event.target.value })} />
-              )}
+              {(control) => {
+                const choices = defaultChoices(param);
+                return choices === null ? (
+                  <input id={control.id} type="text" value={param.default ?? ''} aria-invalid={control.invalid || undefined} aria-describedby={control.describedBy} onChange={(event) => editParam(index, { default: event.target.value })} />
+                ) : (
+                  <select id={control.id} value={param.default ?? ''} aria-invalid={control.invalid || undefined} aria-describedby={control.describedBy} onChange={(event) => editParam(index, { default: event.target.value === '' ? null : event.target.value })}>
+                    <option value="">No default</option>
+                    {choices.map((choice) => (
+                      <option key={choice}>{choice}</option>
+                    ))}
+                  </select>
+                );
+              }}
             </FieldShell>
             <label className="ws-check">
               <input type="checkbox" checked={param.required === true} onChange={(event) => editParam(index, { required: event.target.checked })} /> Required

@@ -36,6 +36,26 @@ describe('endpoint settings: inputs, signature, cache', () => {
     expect(settings().query_params).toEqual([{ key: 'sort', default: null, type: 'enum', values: ['asc', 'desc'], required: true }]);
   });
 
+  it('offers an enum’s values and true or false as the default, and No default clears it', async () => {
+    const { panel, settings, user } = setup({ method: 'GET', query_params: [{ key: 'sort', default: null, type: 'enum', values: ['newest', 'oldest'] }, { key: 'all', default: null, type: 'boolean' }] });
+    const [sortDefault, allDefault] = within(panel).getAllByRole('combobox', { name: 'Default value' });
+    expect(within(sortDefault!).getAllByRole('option').map((option) => option.textContent)).toEqual(['No default', 'newest', 'oldest']);
+    await user.selectOptions(sortDefault!, 'oldest');
+    await user.selectOptions(allDefault!, 'false');
+    expect(settings().query_params.map((param) => param.default)).toEqual(['oldest', 'false']);
+    await user.selectOptions(sortDefault!, 'No default');
+    expect(settings().query_params[0]!.default).toBeNull();
+    // A free-text type keeps a textbox.
+    await user.selectOptions(within(panel).getAllByRole('combobox', { name: 'Type' })[1]!, 'integer');
+    expect(within(panel).getByRole('textbox', { name: 'Default value' })).toBeInTheDocument();
+  });
+
+  it('keeps listing a default that is no longer among the enum’s values, so its problem can be seen', () => {
+    const { panel } = setup({ method: 'GET', query_params: [{ key: 'sort', default: 'popular', type: 'enum', values: ['newest'] }] });
+    const sortDefault = within(panel).getByRole('combobox', { name: 'Default value' });
+    expect((sortDefault as HTMLSelectElement).value).toBe('popular');
+  });
+
   it('edits the body as fields, nested objects included, and shows the same schema as JSON', async () => {
     const { panel, settings, user } = setup({});
     const body = within(panel).getByRole('group', { name: 'Body' });
