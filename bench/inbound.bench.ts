@@ -1,11 +1,11 @@
 /**
  * Inbound benchmark (`npm run bench -- inbound`).
  *
- * (a) A cache hit against a public one-block endpoint: one gateway process serves `/plain`
- *     (Start → Respond) and `/cached` (the same flow with `cache`), published into Redis as the
- *     control plane would. autocannon alternates plain, cached, plain, cached (BENCH_SECONDS each,
- *     BENCH_CONNECTIONS connections) and prints the hit's requests per second as a ratio of the
- *     plain run just before it. Goal: ≥ 0.8× (a hit is one Redis script call instead of a flow).
+ * (a) A cache hit against a public one-block endpoint: one gateway process (its deployed Node
+ *     flags) serves `/plain` (Start → Respond) and `/cached` (the same flow with `cache`),
+ *     published into Redis as the control plane would. autocannon alternates plain, cached,
+ *     plain, cached (BENCH_SECONDS each, BENCH_CONNECTIONS connections) and prints the hit's
+ *     requests per second as a ratio of the plain run just before it. Goal: ≥ 0.8× (a hit is one Redis script call instead of a flow).
  * (b) What checking a 20-field body against its schema costs per request, in this process: the
  *     validator the gateway compiles (inbound/body-validator.ts) against JSON.parse of the same
  *     body, which every POST pays anyway.
@@ -13,7 +13,7 @@
  */
 import { Redis } from 'ioredis';
 import { performance } from 'node:perf_hooks';
-import { call, publishedRoute, respond, spawnGateway, TestPublisher } from '@flowgate/testing';
+import { call, DEPLOYMENT_NODE_FLAGS, publishedRoute, respond, spawnGateway, TestPublisher } from '@flowgate/testing';
 import { compileBodyValidator } from '../apps/gateway/src/inbound/body-validator';
 import { load, type LoadResult } from './gateway/load';
 
@@ -29,7 +29,7 @@ async function cacheHitAgainstPlain(): Promise<{ plain: LoadResult[]; cached: Lo
     { ...publishedRoute({ path: '/cached', blocks: [respond(body)] }), cache: { ttl_s: 3600, vary_query: true, vary_headers: [], per_key: false } },
   ]);
   await publisher.publish(project);
-  const gateway = await spawnGateway();
+  const gateway = await spawnGateway({}, DEPLOYMENT_NODE_FLAGS);
   const hostName = `${project.subdomain}.localhost`;
   const host = { host: hostName };
   try {

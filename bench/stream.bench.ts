@@ -11,7 +11,7 @@ import { SecretBox } from '@flowgate/platform';
 import { Redis } from 'ioredis';
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { anthropicStreamWriter, publishedRoute, spawnGateway, startStandIn, TestPublisher } from '@flowgate/testing';
+import { anthropicStreamWriter, DEPLOYMENT_NODE_FLAGS, publishedRoute, spawnGateway, startStandIn, TestPublisher } from '@flowgate/testing';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 300);
 const REST_DELAY_MS = 20;
@@ -52,7 +52,7 @@ async function main(): Promise<void> {
     integrations: { text_generation: { provider: 'anthropic', api_key_encrypted: secrets.encrypt('sk-ant-bench'), default_model: 'claude-haiku-4-5' }, email: null },
   });
   await publisher.publish(project);
-  const gateway = await spawnGateway({ ANTHROPIC_BASE_URL: anthropic.url });
+  const gateway = await spawnGateway({ ANTHROPIC_BASE_URL: anthropic.url }, DEPLOYMENT_NODE_FLAGS);
   const host = `${project.subdomain}.localhost`;
   const direct = JSON.stringify({ model: 'claude-haiku-4-5', max_tokens: 100, stream: true, messages: [{ role: 'user', content: 'A story' }] });
   try {
