@@ -64,15 +64,14 @@ export function rollupDeltaCopyData(events: readonly RequestLogEvent[], writeId:
     }
   }
   const writer = new RowWriter(Buffer.allocUnsafe(capacity));
-  const projectCache: UuidCache = { text: '', bytes: new Uint8Array(16) };
-  const writeIdCache: UuidCache = { text: '', bytes: new Uint8Array(16) };
+  const writeIdCache: UuidCache = { text: '', bytes: new Uint8Array(16) }; // the same id on every row
   writer.bytes(HEADER);
   for (const scope of scopes.values()) {
     for (const [minute, cells] of scope.minutes) {
       const micros = BigInt(Date.parse(`${minute}:00Z`) - POSTGRES_EPOCH_MS) * 1000n;
       for (const { method, status, cell } of cells.values()) {
         writer.int16(FIELDS);
-        writer.uuid(scope.projectId, projectCache);
+        writer.uuid(scope.projectId, writer.projectCache);
         writer.text(scope.environment);
         writer.micros(micros);
         writer.text(method);
