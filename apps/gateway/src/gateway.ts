@@ -196,6 +196,7 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
     });
   } catch (error) {
     cache.stop();
+    isolation.close();
     await closeClients();
     await logs.close(0);
     throw error;
@@ -211,6 +212,7 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
       accepting = false;
       await drain(server);
       cache.stop();
+      isolation.close();
       await logs.close(options.logFlushTimeoutMs ?? 10_000);
       await portsContext.close();
       mcp.close();

@@ -1,5 +1,6 @@
 import type { SecretMasker } from '@flowgate/contracts';
 import { ServerResponse, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
+import { performance } from 'node:perf_hooks';
 
 /** Outcome of the key script, kept for the RateLimit-* headers and the log event. */
 export interface RateLimitState {
@@ -53,7 +54,15 @@ export class GatewayResponse extends ServerResponse<IncomingMessage> {
   responseBytes = -1;
   /** The body `sendJson` will end this response with at the end of the event-loop turn. */
   pendingBody: string | null = null;
+  /**
+   * Told how long writing a large answer (`LARGE_ANSWER_CHARS` or more) took: set for a flow's
+   * answer (isolation/flow-isolation.ts), which counts it as the project's loop time.
+   */
+  onLargeWrite: ((res: GatewayResponse, ms: number) => void) | null = null;
 }
+
+/** An answer this long takes the loop long enough to write (a 1 MiB answer: milliseconds) to be counted. */
+export const LARGE_ANSWER_CHARS = 64 * 1024;
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -72,7 +81,13 @@ function endQueued(): void {
   for (const res of batch) {
     const body = res.pendingBody!;
     res.pendingBody = null;
-    if (!res.destroyed) res.end(body);
+    if (res.destroyed) continue;
+    if (body.length < LARGE_ANSWER_CHARS || res.onLargeWrite === null) res.end(body);
+    else {
+      const writing = performance.now();
+      res.end(body);
+      res.onLargeWrite(res, performance.now() - writing);
+    }
   }
 }
 

@@ -1,7 +1,7 @@
 import { FairScheduler, runFlow, type ExecuteOptions, type FlowLimits, type FlowPorts, type FlowRequest, type FlowScheduler, type PreparedFlow } from '@flowgate/flow-engine';
 import { CostLedger } from '@flowgate/platform';
 import type { IncomingMessage } from 'node:http';
-import { performance } from 'node:perf_hooks';
+import { performance, PerformanceObserver } from 'node:perf_hooks';
 import { sendError } from '../http/errors';
 import { answerFlow } from '../http/flow-answer';
 import type { GatewayResponse } from '../http/gateway-response';
@@ -43,6 +43,8 @@ interface ProjectRuns {
 const NEVER_ABORTED = new AbortController().signal;
 /** A project's loop time counts half as much after a second: its share follows what it does now. */
 const LOOP_COST_HALF_LIFE_MS = 1000;
+/** Long runs took turns this recently: a collector pause now is theirs. */
+const TAKING_TURNS_MS = 100;
 const MEMORY_REFUSAL = 'This project is using more of the gateway’s memory than it can spare right now; retry shortly';
 
 /**
@@ -62,17 +64,35 @@ export class FlowIsolation {
   readonly scheduler: FairScheduler;
   /** Loop time each project's flows took lately (every slice, and runs finished at once with their answer). */
   private readonly loopCost = new CostLedger(LOOP_COST_HALF_LIFE_MS);
-  private readonly share = new LoopShare();
+  private readonly share = new LoopShare({ costOf: (projectId) => this.loopCost.consumed(projectId) });
   private readonly largeBodies: LargeBodies;
   private readonly heap: HeapAdmission;
   /** Per project: its memory account and its run options (the deadline is relative), so none is built per request. */
   private readonly projects = new Map<string, ProjectRuns>();
+
+  /** The collector's pauses, reported after they happened (see `constructor`). */
+  private readonly collector: PerformanceObserver;
 
   constructor(private readonly config: FlowIsolationOptions) {
     // setImmediate runs after the loop polled its sockets: requests that arrived meanwhile go first.
     this.scheduler = new FairScheduler({ maxSliceMs: config.limits.sliceMs, defer: setImmediate, costOf: (projectId) => this.loopCost.consumed(projectId) });
     this.largeBodies = new LargeBodies(this.scheduler);
     this.heap = new HeapAdmission({ highPercent: config.heapHighPercent, ...config.heap });
+    // A collector pause while long runs take turns is theirs: their large values are what it
+    // marks and moves. Counted outside their slices (a pause inside one is in its length), it
+    // is owed to the rest of the loop too, so that long runs keep to half of the loop with the
+    // collection their work causes, not half before it.
+    this.collector = new PerformanceObserver((entries) => {
+      let pausedMs = 0;
+      for (const entry of entries.getEntries()) pausedMs += entry.duration;
+      if (this.scheduler.longRunsTakingTurns(TAKING_TURNS_MS)) this.scheduler.owe(pausedMs);
+    });
+    this.collector.observe({ entryTypes: ['gc'] });
+  }
+
+  /** Stops watching the collector (the gateway closes). */
+  close(): void {
+    this.collector.disconnect();
   }
 
   /** Runs the flow and answers; within this call when it ran synchronously, else the pending answer. */
@@ -127,17 +147,23 @@ export class FlowIsolation {
     await running;
   }
 
-  /** Runs the flow now, and counts the loop time it took (and its answer) against the project. */
+  /**
+   * Runs the flow now, and counts the loop time it took against the project: the run, its
+   * answer (made after the last slice of a run that went on), and the writing of a large answer.
+   */
   private runNow(res: GatewayResponse, { projectId, flow, ports, request }: FlowToRun): Promise<void> | undefined {
     const started = performance.now();
     const project = this.project(projectId);
+    res.onLargeWrite = this.chargeWrite;
     const result = runFlow(flow, request, ports, project.options);
     let pending: Promise<void> | undefined;
     if (result instanceof Promise) {
       project.memory.started();
       pending = result.then((settled) => {
         project.memory.ended();
+        const answering = performance.now();
         answerFlow(res, settled);
+        this.chargeOutsideSlices(projectId, answering);
       });
     } else answerFlow(res, result);
     // A run that goes on reports each of its slices itself, the first one included (projectScheduler).
@@ -166,6 +192,22 @@ export class FlowIsolation {
       },
     };
   }
+
+  /**
+   * Work of a run after its slices (its answer, the writing of a large one), from `started` to
+   * now: the project's loop time, and owed to the rest of the loop before the next scheduled
+   * slice — a run whose 1 MiB answer takes milliseconds to make and write takes them from its
+   * half of the loop, not from the other projects'.
+   */
+  private chargeOutsideSlices(projectId: string, started: number): void {
+    const now = performance.now();
+    this.charge(projectId, started, now);
+    this.scheduler.owe(now - started);
+  }
+
+  private readonly chargeWrite = (res: GatewayResponse, ms: number): void => {
+    if (res.projectId !== null) this.chargeOutsideSlices(res.projectId, performance.now() - ms);
+  };
 
   /**
    * Loop time the project's work took from `started` to `now`: for its share (loop-share.ts,

@@ -57,6 +57,51 @@ describe('FairScheduler', () => {
     expect(granted).toEqual(['first', 'second']);
   });
 
+  it("counts a run's work after its slice (its answer) as the slice's: the next slice waits that much longer", async () => {
+    const { scheduler, advance, turn, delays } = manual();
+    const granted: string[] = [];
+    void scheduler.turn(never).then(() => granted.push('first'));
+    await turn(1);
+    void scheduler.turn(never).then(() => granted.push('second'));
+    advance(10);
+    scheduler.sliceEnded();
+    advance(2);
+    scheduler.owe(12); // writing its 1 MiB answer took 12 ms, 2 ms after the slice ended
+    await turn(0);
+    expect(granted).toEqual(['first']);
+    expect(delays).toEqual([20]); // the 8 ms the slice was still owed, and the 12 of the answer
+    await turn(20);
+    expect(granted).toEqual(['first', 'second']);
+  });
+
+  it('tells whether long runs took turns lately: a slice of a millisecond or more ended', async () => {
+    const { scheduler, advance, turn } = manual();
+    expect(scheduler.longRunsTakingTurns(100)).toBe(false);
+    void scheduler.turn(never);
+    await turn(1);
+    advance(0.05); // a turn of a few microseconds: not a long run
+    scheduler.sliceEnded();
+    expect(scheduler.longRunsTakingTurns(100)).toBe(false);
+    void scheduler.turn(never);
+    await turn(1);
+    advance(5);
+    scheduler.sliceEnded();
+    advance(99);
+    expect(scheduler.longRunsTakingTurns(100)).toBe(true);
+    advance(2);
+    expect(scheduler.longRunsTakingTurns(100)).toBe(false);
+  });
+
+  it('owes nothing for less than a millisecond: the next turn is not made a timer for it', async () => {
+    const { scheduler, turn, delays } = manual();
+    const granted: string[] = [];
+    scheduler.owe(0.2);
+    void scheduler.turn(never).then(() => granted.push('next'));
+    await turn(0);
+    expect(granted).toEqual(['next']);
+    expect(delays).toEqual([]);
+  });
+
   it('drops a run whose signal fired while it waited', async () => {
     const { scheduler, turn } = manual();
     const controller = new AbortController();

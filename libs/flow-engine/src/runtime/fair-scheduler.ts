@@ -67,6 +67,8 @@ export class FairScheduler implements FlowScheduler {
   /** How long the last granted slice really took, and when it was granted (null once it ended). */
   private lastSliceLength = 0;
   private grantedAt: number | null = null;
+  /** When a granted slice of `MIN_SLICE_MS` or more last ended. */
+  private lastLongSliceEnd = -Infinity;
   private readonly defer: (next: () => void) => void;
   private readonly delay: (next: () => void, ms: number) => void;
   private readonly now: () => number;
@@ -108,7 +110,30 @@ export class FairScheduler implements FlowScheduler {
     if (this.grantedAt === null) return;
     this.lastSliceEnd = this.now();
     this.lastSliceLength = this.lastSliceEnd - this.grantedAt;
+    if (this.lastSliceLength >= MIN_SLICE_MS) this.lastLongSliceEnd = this.lastSliceEnd;
     this.grantedAt = null;
+  }
+
+  /**
+   * Work of a scheduled run done outside its slices (its answer, written after the run ended):
+   * the rest of the loop is owed it too, from now, on top of what it was still owed. Less than
+   * `MIN_SLICE_MS` is not owed: it would only turn the next turn into a timer.
+   */
+  owe(ms: number): void {
+    if (ms < MIN_SLICE_MS) return;
+    const now = this.now();
+    this.lastSliceLength = Math.max(0, this.owed(now)) + ms;
+    this.lastSliceEnd = now;
+  }
+
+  /**
+   * Whether long runs took turns lately: a slice of `MIN_SLICE_MS` or more ended less than
+   * `withinMs` ago (the loop's own pauses then are theirs to pay for: flow-isolation.ts, the
+   * collector). Runs that take a turn for a few microseconds (a project held back for a flood
+   * of cheap requests) are not long runs.
+   */
+  longRunsTakingTurns(withinMs: number): boolean {
+    return this.now() - this.lastLongSliceEnd < withinMs;
   }
 
   private leave(tenant: string, waiter: Waiter): void {
