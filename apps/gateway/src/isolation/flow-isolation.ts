@@ -64,7 +64,7 @@ export class FlowIsolation {
   readonly scheduler: FairScheduler;
   /** Loop time each project's flows took lately (every slice, and runs finished at once with their answer). */
   private readonly loopCost = new CostLedger(LOOP_COST_HALF_LIFE_MS);
-  private readonly share = new LoopShare({ costOf: (projectId) => this.loopCost.consumed(projectId) });
+  private readonly share = new LoopShare();
   private readonly largeBodies: LargeBodies;
   private readonly heap: HeapAdmission;
   /** Per project: its memory account and its run options (the deadline is relative), so none is built per request. */

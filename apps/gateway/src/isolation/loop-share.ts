@@ -5,25 +5,12 @@ const WINDOW_MS = 100;
 /** The loop counts as contended when it was busy (anything: HTTP, flows, logs) this much of a window. */
 const CONTENDED_UTILIZATION = 0.5;
 
-export interface LoopShareOptions {
-  /** How busy the loop was since the previous call (0–1); default its utilization. */
-  busyShare?: () => number;
-  /**
-   * A project's loop time of late (a decaying ledger: flow-isolation.ts `loopCost`); default the
-   * window's own figures. Weighing projects by it instead of by one window keeps a quiet
-   * project from being judged hot in a window where the noisy one happened to be between
-   * turns (a noisy project's run is a few long slices, not one in every window).
-   */
-  costOf?: (projectId: string) => number;
-}
-
 /**
  * Event-loop time that each project's flows took (a run finished at once with its answer, every
- * slice of a run that went on, a large body's parsing, a large answer's writing:
- * flow-isolation.ts `charge`), looked at every 100 ms. A project that took more than half of
- * the loop time of late of the projects served in the window — in a window where another
+ * slice of a run that went on, a large body's parsing: flow-isolation.ts `charge`) over
+ * windows of 100 ms. A project that took more than half of it, in a window where another
  * project was served too and the loop was busy more than half the time (its utilization, which
- * also counts the HTTP work flow time does not) — is "hot" for the next window: its requests
+ * also counts the HTTP work flow time does not), is "hot" for the next window: its requests
  * then wait for a scheduled turn (at most half of the loop) before they run. A flood of cheap
  * requests from one project thus leaves the other projects at least half of the loop; a
  * project alone on a gateway is never held back.
@@ -32,13 +19,9 @@ export class LoopShare {
   private readonly used = new Map<string, number>();
   private hot: ReadonlySet<string> = new Set();
   private windowStart = performance.now();
-  private readonly busyShare: () => number;
-  private readonly costOf: ((projectId: string) => number) | null;
 
-  constructor(options: LoopShareOptions = {}) {
-    this.busyShare = options.busyShare ?? loopUtilization();
-    this.costOf = options.costOf ?? null;
-  }
+  /** `busyShare`: how busy the loop was since the previous call (0–1); default its utilization. */
+  constructor(private readonly busyShare: () => number = loopUtilization()) {}
 
   isHot(projectId: string): boolean {
     return this.hot.size > 0 && this.hot.has(projectId);
@@ -51,11 +34,10 @@ export class LoopShare {
   }
 
   private roll(now: number): void {
+    let total = 0;
+    for (const ms of this.used.values()) total += ms;
     const hot = new Set<string>();
     if (this.busyShare() > CONTENDED_UTILIZATION && this.used.size > 1) {
-      if (this.costOf !== null) for (const projectId of this.used.keys()) this.used.set(projectId, this.costOf(projectId));
-      let total = 0;
-      for (const ms of this.used.values()) total += ms;
       for (const [projectId, ms] of this.used) if (ms > total / 2) hot.add(projectId);
     }
     this.hot = hot;

@@ -92,6 +92,19 @@ describe('FairScheduler', () => {
     expect(scheduler.longRunsTakingTurns(100)).toBe(false);
   });
 
+  it("grants the next turn at the loop's next turn, not after a timer, when the last slice took microseconds", async () => {
+    const { scheduler, advance, turn, delays } = manual();
+    const granted: string[] = [];
+    void scheduler.turn(never).then(() => granted.push('cheap 1'));
+    void scheduler.turn(never).then(() => granted.push('cheap 2'));
+    await turn(0.5);
+    advance(0.03); // a held-back project's cheap run
+    scheduler.sliceEnded();
+    await turn(0);
+    expect(granted).toEqual(['cheap 1', 'cheap 2']);
+    expect(delays).toEqual([]);
+  });
+
   it('owes nothing for less than a millisecond: the next turn is not made a timer for it', async () => {
     const { scheduler, turn, delays } = manual();
     const granted: string[] = [];

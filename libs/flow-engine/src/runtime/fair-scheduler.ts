@@ -109,8 +109,11 @@ export class FairScheduler implements FlowScheduler {
     // Only a granted slice counts; runs going on as requests or answers arrive are the loop's other work.
     if (this.grantedAt === null) return;
     this.lastSliceEnd = this.now();
-    this.lastSliceLength = this.lastSliceEnd - this.grantedAt;
-    if (this.lastSliceLength >= MIN_SLICE_MS) this.lastLongSliceEnd = this.lastSliceEnd;
+    // A slice shorter than MIN_SLICE_MS (a held-back project's cheap run) owes nothing: the
+    // loop's next turn is wait enough, where owing microseconds would make it a 1 ms timer.
+    const length = this.lastSliceEnd - this.grantedAt;
+    this.lastSliceLength = length < MIN_SLICE_MS ? 0 : length;
+    if (this.lastSliceLength > 0) this.lastLongSliceEnd = this.lastSliceEnd;
     this.grantedAt = null;
   }
 
