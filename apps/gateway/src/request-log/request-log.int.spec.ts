@@ -115,9 +115,15 @@ describe('gateway: request log on the real Kafka', () => {
   }, 40_000);
 
   it('logs a request whose caller left before the answer as 499 client_closed_request', async () => {
-    // The flow waits on a remote that answers only when the test says so; the caller hangs up after 200 ms.
+    // The flow waits on a remote that answers only when the test says so; the caller hangs up
+    // 200 ms after the flow's call reached it (the request had arrived by then, however busy the machine).
     const held: http.ServerResponse[] = [];
-    const remote = http.createServer((_req, res) => held.push(res));
+    let reached: () => void = () => undefined;
+    const reachedRemote = new Promise<void>((resolve) => (reached = resolve));
+    const remote = http.createServer((_req, res) => {
+      held.push(res);
+      reached();
+    });
     await new Promise<void>((resolve) => remote.listen(0, '127.0.0.1', resolve));
     const remoteUrl = `http://127.0.0.1:${(remote.address() as AddressInfo).port}`;
     const slow = publisher.newProject([
@@ -132,6 +138,7 @@ describe('gateway: request log on the real Kafka', () => {
     try {
       const abandoned = http.get({ host: '127.0.0.1', port: gateway.port, path: '/slow', headers: { host: `${slow.subdomain}.localhost` } });
       abandoned.on('error', () => undefined);
+      await reachedRemote;
       setTimeout(() => abandoned.destroy(), 200);
       // Logged when the caller left, while the remote still holds its answer.
       const [{ event }] = await readEvents(topic, 1);
