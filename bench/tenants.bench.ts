@@ -11,7 +11,11 @@
  *   through its API: the time from its start to `/readyz` after a restart (Redis holds the state);
  *   then `TENANTS_HOT_ROWS` (855 000) rows of its first project written today through
  *   log-ingest's repository, autovacuum off for the partition, and that project's `/logs` p99
- *   before and after log-ingest's partition statistics analysed the partition.
+ *   before and after log-ingest's partition statistics analysed the partition;
+ * - the request logs: log-ingest's and PostgreSQL's CPU per stored request with traffic from 1
+ *   project and from `TENANTS_LOG_PROJECTS` (500) at `TENANTS_LOG_RATE` (3 000) events/s, turns of
+ *   `TENANTS_LOG_SECONDS` (60), `TENANTS_LOG_ROUNDS` (3) each (tenants/spread-logs.ts; also alone
+ *   as `npm run bench -- log-ingest-projects`).
  * Goals are printed beside the figures; nothing here is asserted.
  */
 import { migrate } from '@flowgate/db';
@@ -19,12 +23,17 @@ import { createThrowawayDatabase, PrivateRedis, TestPublisher } from '@flowgate/
 import { Redis } from 'ioredis';
 import { ControlPlaneFleet } from './tenants/control-plane-restart';
 import { fillHotProject } from './tenants/hot-logs';
+import { measureSpreadLogs } from './tenants/spread-logs';
 import { type GatewayFigures, TenantFleet } from './tenants/gateway-tenants';
 
 const MANY = Number(process.env.TENANTS_PROJECTS ?? 2000);
 const SMALL_BOUND_MB = Number(process.env.TENANTS_SMALL_BOUND_MB ?? 16);
 const HOT_ROWS = Number(process.env.TENANTS_HOT_ROWS ?? 855_000);
 const HOT_CALLS = 200;
+const LOG_PROJECTS = Number(process.env.TENANTS_LOG_PROJECTS ?? 500);
+const LOG_RATE = Number(process.env.TENANTS_LOG_RATE ?? 3_000);
+const LOG_SECONDS = Number(process.env.TENANTS_LOG_SECONDS ?? 60);
+const LOG_ROUNDS = Number(process.env.TENANTS_LOG_ROUNDS ?? 3);
 
 const row = (what: string, few: string | number, many: string | number, goal: string) =>
   `${what.padEnd(52)} ${String(few).padStart(10)} ${String(many).padStart(12)}   ${goal}`;
@@ -76,6 +85,7 @@ async function main(): Promise<void> {
   try {
     const gateway = await gatewayFigures(gatewayRedis);
     const ready = await controlPlaneFigures(controlRedis);
+    const logs = await measureSpreadLogs({ rate: LOG_RATE, seconds: LOG_SECONDS, rounds: LOG_ROUNDS, projects: LOG_PROJECTS, port: 3094 });
     const { few, many } = gateway;
     console.log(`\ntenants: load average before ${loadBefore}, after ${load()}`);
     console.log(row('', 'few', `${MANY}`, 'goal'));
@@ -89,6 +99,10 @@ async function main(): Promise<void> {
     console.log(row('control plane CPU until ready (s)', fixed(ready.few.cpuSeconds, 2), fixed(ready.many.cpuSeconds, 2), 'independent of N'));
     console.log(row(`hot project /logs p99, ${HOT_ROWS} rows today, never analysed (ms)`, '', fixed(ready.neverAnalysedP99Ms), ''));
     console.log(row('the same once log-ingest has analysed the partition (ms)', '', fixed(ready.hotLogsP99Ms), '≤ 50 ms'));
+    console.log(row(`request logs over 1 / ${LOG_PROJECTS} projects at ${LOG_RATE}/s:`, '1', `${LOG_PROJECTS}`, ''));
+    console.log(row('  log-ingest CPU per request (µs)', logs.one.log_ingest_us, logs.many.log_ingest_us, `${logs.ratio.log_ingest}×`));
+    console.log(row('  PostgreSQL CPU per request (µs)', logs.one.postgres_us, logs.many.postgres_us, `${logs.ratio.postgres}×`));
+    console.log(row('  both (µs)', fixed(logs.one.log_ingest_us + logs.one.postgres_us, 2), fixed(logs.many.log_ingest_us + logs.many.postgres_us, 2), `${logs.ratio.both}× (goal ≤ 1.5×)`));
     console.log(
       JSON.stringify({
         bench: 'tenants',
@@ -99,6 +113,7 @@ async function main(): Promise<void> {
         ready_ms: [Math.round(ready.few.ms), Math.round(ready.many.ms)],
         ready_cpu_s: [Number(fixed(ready.few.cpuSeconds, 2)), Number(fixed(ready.many.cpuSeconds, 2))],
         hot_logs_p99_ms: [Number(fixed(ready.neverAnalysedP99Ms)), Number(fixed(ready.hotLogsP99Ms))],
+        log_cost_us: { one: logs.one, many: logs.many, ratio: logs.ratio, projects: LOG_PROJECTS, rate: LOG_RATE },
         load: loadBefore,
       }),
     );
