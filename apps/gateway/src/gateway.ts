@@ -95,9 +95,8 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
   const keyFailures = new KeyFailureThrottle(redis, { perMinute: config.KEY_FAILURES_PER_MINUTE, trustProxy: config.GATEWAY_TRUST_PROXY });
   const openApi = new OpenApiRoute(redis, logger, keyFailures);
   const secretBox = new SecretBox(config.FLOWGATE_ENCRYPTION_KEY, [config.FLOWGATE_ENCRYPTION_KEY_PREVIOUS]);
+  const portsContext = createFlowPortsContext({ config, redis, secrets: secretBox, logger });
   const isolation = new FlowIsolation({ limits: flowLimitsOf(config), flowTimeoutMs: config.FLOW_TIMEOUT_MS, heapHighPercent: config.GATEWAY_HEAP_HIGH_PERCENT });
-  // A project's worker-thread time counts with its loop time when the loop's shares are judged.
-  const portsContext = createFlowPortsContext({ config, redis, secrets: secretBox, logger, onThreadTime: isolation.threadTime });
   const cache = new ProjectCache({
     redis,
     subscriber,

@@ -18,15 +18,13 @@ export interface GatewayPortsDeps {
   /** Decrypts `api_key_encrypted` of the published integrations. */
   secrets: SecretBox;
   logger: Logger;
-  /** Told the worker-thread time each heavy task held, with its project (flow-isolation.ts). */
-  onThreadTime?: (projectId: string, ms: number) => void;
 }
 
 /** How long past FLOW_TIMEOUT_MS the data database stops a statement on its own. */
 const STATEMENT_TIMEOUT_MARGIN_MS = 1000;
 
 /** Resources shared by every project's ports, created once per gateway process. */
-export function createFlowPortsContext({ config, redis, secrets, logger, onThreadTime }: GatewayPortsDeps): FlowPortsContext {
+export function createFlowPortsContext({ config, redis, secrets, logger }: GatewayPortsDeps): FlowPortsContext {
   const settings = {
     publicUrlTemplate: config.GATEWAY_PUBLIC_URL,
     redisTarget: { url: config.REDIS_URL, clusterNodes: config.REDIS_CLUSTER_NODES },
@@ -34,7 +32,6 @@ export function createFlowPortsContext({ config, redis, secrets, logger, onThrea
     workerQueue: config.FLOW_WORKER_QUEUE,
     workerTaskMs: config.FLOW_WORKER_TASK_MS,
     codeMemoryMb: config.CODE_MEMORY_MB,
-    onThreadTime,
   };
   // The data database through a pool of DATA_POOL_SIZE, opened when a table block first runs (a
   // gateway whose projects have no tables never loads `pg`), shared between projects by the

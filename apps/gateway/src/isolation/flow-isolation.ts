@@ -221,17 +221,6 @@ export class FlowIsolation {
   }
 
   /**
-   * Worker-thread time a task of the project held (the heavy-work pool tells it when the task
-   * ends). It counts for the loop's shares only: a project whose regular expressions or code
-   * keep the threads busy is the one consuming the machine, and the quiet project whose cheap
-   * runs are then most of the loop's work is not the one to hold back. The scheduler's order
-   * (`loopCost`) stays loop time: threads are shared by thread time in their own queue.
-   */
-  readonly threadTime = (projectId: string, ms: number): void => {
-    this.share.record(projectId, ms, performance.now());
-  };
-
-  /**
    * The project left the gateway's cache: its entry goes (runs in flight keep theirs; a later
    * request makes a new one). Without this every project ever served kept one.
    */

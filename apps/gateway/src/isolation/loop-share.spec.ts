@@ -15,15 +15,6 @@ describe('LoopShare', () => {
     expect(share.isHot('quiet')).toBe(false);
   });
 
-  it("holds back the project whose worker-thread time was most of a busy window, not the quiet one whose cheap runs were most of the loop's work", () => {
-    const { share, at } = tracker();
-    share.record('quiet', 30, at(40)); // loop time: cheap runs, many of them
-    share.record('noisy', 5, at(60)); // its requests on the loop
-    share.record('noisy', 90, at(110)); // its tasks on the worker threads
-    expect(share.isHot('quiet')).toBe(false);
-    expect(share.isHot('noisy')).toBe(true);
-  });
-
   it('never holds back a project that is alone on the gateway, however busy', () => {
     const { share, at } = tracker();
     share.record('alone', 100, at(110));

@@ -7,9 +7,8 @@ const CONTENDED_UTILIZATION = 0.5;
 
 /**
  * Event-loop time that each project's flows took (a run finished at once with its answer, every
- * slice of a run that went on, a large body's parsing: flow-isolation.ts `charge`), and the
- * worker-thread time its heavy tasks held (`threadTime`), over windows of 100 ms. A project that
- * took more than half of it, in a window where another
+ * slice of a run that went on, a large body's parsing: flow-isolation.ts `charge`) over
+ * windows of 100 ms. A project that took more than half of it, in a window where another
  * project was served too and the loop was busy more than half the time (its utilization, which
  * also counts the HTTP work flow time does not), is "hot" for the next window: its requests
  * then wait for a scheduled turn (at most half of the loop) before they run. A flood of cheap
@@ -28,7 +27,7 @@ export class LoopShare {
     return this.hot.size > 0 && this.hot.has(projectId);
   }
 
-  /** Records `ms` of loop (or worker-thread) time for the project; `now` is the clock reading that ended it. */
+  /** Records `ms` of loop time for the project; `now` is the clock reading that ended it. */
   record(projectId: string, ms: number, now: number): void {
     this.used.set(projectId, (this.used.get(projectId) ?? 0) + ms);
     if (now - this.windowStart >= WINDOW_MS) this.roll(now);

@@ -19,8 +19,6 @@ export interface FlowPortsSettings {
   workerTaskMs: number;
   /** CODE_MEMORY_MB: what one Run Code execution may allocate. */
   codeMemoryMb: number;
-  /** Told the worker-thread time each heavy task of a project held, once it ends. */
-  onThreadTime?: (projectId: string, ms: number) => void;
 }
 
 export interface LoadedIntegrations {
@@ -100,7 +98,6 @@ export function createSharedIntegrations(
         maxQueue: deps.settings.workerQueue,
         taskMs: deps.settings.workerTaskMs,
         codeMemoryMb: deps.settings.codeMemoryMb,
-        onThreadTime: deps.settings.onThreadTime,
       })),
     inlineCode: () =>
       (inlineCode ??= new (require('../code-sandbox/inline-code-sandbox') as typeof import('../code-sandbox/inline-code-sandbox')).InlineCodeSandbox(deps.settings.codeMemoryMb)),

@@ -18,13 +18,13 @@ afterEach(async () => {
 });
 
 /** A queue whose tasks finish when the test says so; `started` lists them in the order they got a thread. */
-function controlled(options: { threads?: number; maxQueuePerProject?: number; taskMs?: number; onThreadTime?: (projectId: string, ms: number) => void } = {}) {
+function controlled(options: { threads?: number; maxQueuePerProject?: number; taskMs?: number } = {}) {
   const clock = { ms: 0 };
   const started: string[] = [];
   const finishers = new Map<string, () => void>();
   const stopped: string[] = [];
   const queue = new FairTaskQueue<string, string>(
-    { threads: options.threads ?? 1, maxQueuePerProject: options.maxQueuePerProject ?? 10, taskMs: options.taskMs ?? 60_000, now: () => clock.ms, onThreadTime: options.onThreadTime },
+    { threads: options.threads ?? 1, maxQueuePerProject: options.maxQueuePerProject ?? 10, taskMs: options.taskMs ?? 60_000, now: () => clock.ms },
     (task, signal, running) =>
       new Promise((resolve, reject) => {
         started.push(task);
@@ -43,21 +43,6 @@ function controlled(options: { threads?: number; maxQueuePerProject?: number; ta
 }
 
 describe('FairTaskQueue', () => {
-  it('tells the thread time each task held, with its project, from the moment its thread began it', async () => {
-    const told: Array<[string, number]> = [];
-    const { queue, finish, clock } = controlled({ onThreadTime: (projectId, ms) => told.push([projectId, ms]) });
-    const first = queue.run('noisy', 'noisy 1', NEVER);
-    const second = queue.run('quiet', 'quiet 1', NEVER);
-    await flush();
-    clock.ms = 40;
-    await finish('noisy 1');
-    expect(told).toEqual([['noisy', 40]]);
-    clock.ms = 45; // quiet 1 began at 40, when the thread came free
-    await finish('quiet 1');
-    expect(told).toEqual([['noisy', 40], ['quiet', 5]]);
-    await Promise.all([first, second]);
-  });
-
   it("gives a thread that comes free to another project's task before the rest of a backlog", async () => {
     const { queue, started, finish } = controlled();
     const results = ['noisy 1', 'noisy 2', 'noisy 3'].map((task) => queue.run('noisy', task, NEVER));

@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import { IntegrationError } from '@flowgate/flow-engine';
 import { FairShares, ShareQueueFull } from '@flowgate/platform';
 
@@ -18,8 +17,6 @@ export interface FairTaskQueueOptions {
   taskMs: number;
   /** Tests: a clock of their own (what a project consumed is thread time on it). */
   now?: () => number;
-  /** Told the thread time each task held once it ends (from the moment its thread began it), with its project. */
-  onThreadTime?: (projectId: string, ms: number) => void;
 }
 
 /**
@@ -44,9 +41,9 @@ export class FairTaskQueue<T, R> {
     if (signal.aborted) return Promise.reject(signal.reason);
     // A free thread starts the task at once; else it waits for its project's turn.
     const free = this.shares.tryAcquire(projectId);
-    if (free !== null) return this.launch(projectId, task, signal).finally(() => free.release());
+    if (free !== null) return this.launch(task, signal).finally(() => free.release());
     return this.shares.acquire(projectId, signal, this.options.maxQueuePerProject).then(
-      (held) => this.launch(projectId, task, signal).finally(() => held.release()),
+      (held) => this.launch(task, signal).finally(() => held.release()),
       (error: unknown) => {
         if (!(error instanceof ShareQueueFull)) throw error;
         throw new IntegrationError('gateway', `this project already has ${this.options.maxQueuePerProject} tasks waiting for a worker thread; try again shortly`);
@@ -54,13 +51,10 @@ export class FairTaskQueue<T, R> {
     );
   }
 
-  private async launch(projectId: string, task: T, signal: AbortSignal): Promise<R> {
+  private async launch(task: T, signal: AbortSignal): Promise<R> {
     const deadline = new AbortController();
-    const now = this.options.now ?? performance.now.bind(performance);
     let timer: NodeJS.Timeout | undefined;
-    let began: number | undefined;
     const running = (): void => {
-      began ??= now();
       timer ??= setTimeout(() => deadline.abort(), this.options.taskMs).unref();
     };
     try {
@@ -72,7 +66,6 @@ export class FairTaskQueue<T, R> {
       throw error;
     } finally {
       clearTimeout(timer);
-      if (began !== undefined) this.options.onThreadTime?.(projectId, now() - began);
     }
   }
 }

@@ -17,8 +17,6 @@ export interface HeavyWorkPoolOptions {
   taskMs: number;
   /** CODE_MEMORY_MB: the memory of Run Code's sandbox on each thread. */
   codeMemoryMb: number;
-  /** Told the thread time each task held, with its project, once the task ends (the gateway's loop shares weigh it). */
-  onThreadTime?: (projectId: string, ms: number) => void;
 }
 
 /** Every task names its project: the threads are shared between projects fairly (fair-task-queue.ts). */
@@ -56,7 +54,7 @@ export function createHeavyWorkPool(options: HeavyWorkPoolOptions): HeavyWorkPoo
     niceIncrement: NICE_INCREMENT,
   });
   const queue = new FairTaskQueue<{ task: HeavyTask; transfer?: ArrayBuffer }, HeavyResult>(
-    { threads: options.threads, maxQueuePerProject: options.maxQueue, taskMs: options.taskMs, onThreadTime: options.onThreadTime },
+    { threads: options.threads, maxQueuePerProject: options.maxQueue, taskMs: options.taskMs },
     ({ task, transfer }, signal, running) => {
       // The thread says when it begins the task: the task's deadline does not count starting a thread.
       const { port1, port2 } = new MessageChannel();
