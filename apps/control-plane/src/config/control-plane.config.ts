@@ -1,5 +1,5 @@
 import { dataConfigShape, dataDatabaseUrlOf, devSecretDefault, env, flowConfigShape, flowLimitsOf, loadConfig } from '@flowgate/platform';
-import { DEFAULT_CLAUDE_MODEL, integrationsConfigSchema } from '@flowgate/integrations';
+import { DEFAULT_CLAUDE_MODEL, integrationsConfigSchema } from '@flowgate/integrations/config';
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 
