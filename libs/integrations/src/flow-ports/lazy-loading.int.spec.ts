@@ -72,3 +72,13 @@ describe('@flowgate/integrations/flow-ports', () => {
     expect(loadedAfter(script)).toContain('@anthropic-ai/sdk');
   });
 });
+
+describe('@flowgate/integrations/config', () => {
+  it("validates the integrations' variables without loading an adapter (the control plane reads it at boot)", () => {
+    const script = `
+      const { integrationsConfigSchema, DEFAULT_CLAUDE_MODEL } = require('./libs/integrations/src/config');
+      const parsed = integrationsConfigSchema.safeParse({ FLOWGATE_EGRESS_ALLOW_CIDRS: 'not a range' });
+      console.log(JSON.stringify([...${HEAVY}, parsed.success ? 'accepted' : 'refused', DEFAULT_CLAUDE_MODEL.length > 0 ? 'model' : 'no model']));`;
+    expect(loadedAfter(script)).toEqual(['refused', 'model']);
+  });
+});
