@@ -1,7 +1,10 @@
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import { Inject, Injectable } from '@nestjs/common';
 import { AppError } from '../common/app-error';
 import { CONFIG, type ControlPlaneConfig } from '../config/control-plane.config';
+
+/** The SDK, loaded when the operator set a key: a control plane without the assistant never loads it (nor spends its start-up on it). */
+const sdk = (): typeof Anthropic => (require('@anthropic-ai/sdk') as typeof import('@anthropic-ai/sdk')).Anthropic;
 
 /** Longest draft answer: a flow of a few dozen blocks is well under it. */
 const MAX_TOKENS = 16_000;
@@ -22,7 +25,7 @@ export class AssistantModel {
     const { apiKey, baseUrl, model } = config.assistant;
     this.model = model;
     // One retry rides out a blip (429/5xx/connection, Retry-After honoured); a draft takes a while.
-    this.client = apiKey === undefined ? null : new Anthropic({ apiKey, baseURL: baseUrl ?? null, maxRetries: 1, timeout: 120_000 });
+    this.client = apiKey === undefined ? null : new (sdk())({ apiKey, baseURL: baseUrl ?? null, maxRetries: 1, timeout: 120_000 });
   }
 
   get available(): boolean {
@@ -42,7 +45,9 @@ export class AssistantModel {
 export const assistantUnavailable = (): AppError =>
   new AppError('assistant_unavailable', 'The drafting assistant is not set up on this installation: the operator sets FLOWGATE_ASSISTANT_API_KEY (an Anthropic API key) for the control plane');
 
+/** Only reached once a client exists: the SDK is loaded. */
 function modelFailure(error: unknown): unknown {
+  const Anthropic = sdk();
   if (error instanceof Anthropic.APIUserAbortError) return error;
   if (error instanceof Anthropic.APIConnectionTimeoutError) return new AppError('assistant_failed', 'The assistant’s model did not answer in time; try again');
   if (error instanceof Anthropic.APIConnectionError) return new AppError('assistant_failed', `The assistant could not reach its model (${error.message})`);
