@@ -50,7 +50,11 @@ function compileTypeScript(module, filename) {
   module._compile(code, filename);
 }
 
-/** Writes a compiled module where the next process finds it; a cache that cannot be written is no cache. */
+/**
+ * Writes a compiled module where the next process finds it; a cache that cannot be written is no cache.
+ * @param {string} file
+ * @param {string} code
+ */
 function writeCache(file, code) {
   try {
     fs.mkdirSync(CACHE_DIR, { recursive: true });
