@@ -45,6 +45,8 @@ const NEVER_ABORTED = new AbortController().signal;
 const LOOP_COST_HALF_LIFE_MS = 1000;
 /** Long runs took turns this recently: a collector pause now is theirs. */
 const TAKING_TURNS_MS = 100;
+/** After a long run's slice of L ms, the rest of the loop gets 2·L while requests are being served. */
+const REST_SHARE_WHILE_SERVING = 2;
 const MEMORY_REFUSAL = 'This project is using more of the gateway’s memory than it can spare right now; retry shortly';
 
 /**
@@ -75,7 +77,14 @@ export class FlowIsolation {
 
   constructor(private readonly config: FlowIsolationOptions) {
     // setImmediate runs after the loop polled its sockets: requests that arrived meanwhile go first.
-    this.scheduler = new FairScheduler({ maxSliceMs: config.limits.sliceMs, defer: setImmediate, costOf: (projectId) => this.loopCost.consumed(projectId) });
+    // While ordinary requests are being served beside long runs, long runs get a third of the
+    // loop, not half: the requests' HTTP work and the collector come out of the rest too.
+    this.scheduler = new FairScheduler({
+      maxSliceMs: config.limits.sliceMs,
+      defer: setImmediate,
+      costOf: (projectId) => this.loopCost.consumed(projectId),
+      restShare: () => (this.share.servingRequests ? REST_SHARE_WHILE_SERVING : 1),
+    });
     this.largeBodies = new LargeBodies(this.scheduler);
     this.heap = new HeapAdmission({ highPercent: config.heapHighPercent, ...config.heap });
     // A collector pause while long runs take turns is theirs: their large values are what it
@@ -99,7 +108,7 @@ export class FlowIsolation {
   run(res: GatewayResponse, run: FlowToRun): Promise<void> | undefined {
     if (!this.heap.admits(this.project(run.projectId).memory)) return refuseForMemory(res);
     if (this.share.isHot(run.projectId)) return this.runInTurn(res, run);
-    return this.runNow(res, run);
+    return this.runNow(res, run, true);
   }
 
   /**
@@ -151,7 +160,7 @@ export class FlowIsolation {
    * Runs the flow now, and counts the loop time it took against the project: the run, its
    * answer (made after the last slice of a run that went on), and the writing of a large answer.
    */
-  private runNow(res: GatewayResponse, { projectId, flow, ports, request }: FlowToRun): Promise<void> | undefined {
+  private runNow(res: GatewayResponse, { projectId, flow, ports, request }: FlowToRun, atOnce = false): Promise<void> | undefined {
     const started = performance.now();
     const project = this.project(projectId);
     res.onLargeWrite = this.chargeWrite;
@@ -167,7 +176,7 @@ export class FlowIsolation {
       });
     } else answerFlow(res, result);
     // A run that goes on reports each of its slices itself, the first one included (projectScheduler).
-    if (pending === undefined) this.charge(projectId, started, performance.now());
+    if (pending === undefined) this.charge(projectId, started, performance.now(), atOnce);
     return pending;
   }
 
@@ -215,8 +224,8 @@ export class FlowIsolation {
    * scheduler's order (`loopCost`). Every slice of a long run counts, not only its first: a
    * project whose runs go on in slices is seen as taking the loop it takes.
    */
-  private charge(projectId: string, started: number, now: number): void {
-    this.share.record(projectId, now - started, now);
+  private charge(projectId: string, started: number, now: number, atOnce = false): void {
+    this.share.record(projectId, now - started, now, atOnce);
     this.loopCost.charge(projectId, now - started);
   }
 

@@ -1,7 +1,7 @@
 import { FairScheduler } from './fair-scheduler';
 
 /** A scheduler on a hand-moved clock, whose deferred turns the test runs one at a time. */
-function manual(costOf?: (tenant: string) => number) {
+function manual(costOf?: (tenant: string) => number, restShare?: () => number) {
   let now = 0;
   const turns: Array<() => void> = [];
   const delays: number[] = [];
@@ -14,6 +14,7 @@ function manual(costOf?: (tenant: string) => number) {
     },
     now: () => now,
     costOf,
+    restShare,
   });
   return {
     scheduler,
@@ -72,6 +73,28 @@ describe('FairScheduler', () => {
     expect(delays).toEqual([20]); // the 8 ms the slice was still owed, and the 12 of the answer
     await turn(20);
     expect(granted).toEqual(['first', 'second']);
+  });
+
+  it('with a rest share of 2, starts the next slice no sooner than twice the last one after it ended, its answer too', async () => {
+    let share = 2;
+    const { scheduler, advance, turn, delays } = manual(undefined, () => share);
+    const granted: string[] = [];
+    void scheduler.turn(never).then(() => granted.push('first'));
+    await turn(1);
+    void scheduler.turn(never).then(() => granted.push('second'));
+    advance(10);
+    scheduler.sliceEnded(); // owed 20 ms
+    scheduler.owe(3); // and 6 for an answer made outside the slice
+    await turn(1);
+    expect(delays).toEqual([25]);
+    await turn(25);
+    expect(granted).toEqual(['first', 'second']);
+    void scheduler.turn(never).then(() => granted.push('third'));
+    share = 1; // the requests beside it stopped: half of the loop again
+    advance(10);
+    scheduler.sliceEnded();
+    await turn(1);
+    expect(delays).toEqual([25, 9]);
   });
 
   it('tells whether long runs took turns lately: a slice of a millisecond or more ended', async () => {

@@ -45,6 +45,12 @@ export interface FairSchedulerOptions {
    * tenants take turns.
    */
   costOf?: (tenant: string) => number;
+  /**
+   * How many times a slice's length the rest of the loop is owed after it, read as the slice
+   * ends: 1 (the default) gives long runs at most half of the loop, 2 a third. The gateway asks
+   * for 2 while requests that finish at once are being served (flow-isolation.ts).
+   */
+  restShare?: () => number;
 }
 
 /**
@@ -52,10 +58,10 @@ export interface FairSchedulerOptions {
  * consumed the least loop time (`costOf`: a quiet project's slice never waits behind a noisy
  * project's line), first come first served within a tenant; and long runs get at most half of
  * the loop: after a slice of L ms (one block, or one large body to parse, cannot be
- * cut, so a slice can overrun) the next one starts no sooner than L ms after it ended. The
- * loop serves whatever else arrives meanwhile, or waits for it; a long run alone on a gateway
- * therefore takes up to twice its CPU time in wall time — the price of never starving the
- * others. Each slice lasts as long as the loop spent elsewhere since the previous one, between
+ * cut, so a slice can overrun) the next one starts no sooner than L ms after it ended (R·L
+ * with `restShare` R). The loop serves whatever else arrives meanwhile, or waits for it; a
+ * long run alone on a gateway therefore takes up to twice its CPU time in wall time — the price
+ * of never starving the others. Each slice lasts as long as the loop spent elsewhere since the previous one, between
  * `MIN_SLICE_MS` and `maxSliceMs`.
  */
 export class FairScheduler implements FlowScheduler {
@@ -112,21 +118,26 @@ export class FairScheduler implements FlowScheduler {
     // A slice shorter than MIN_SLICE_MS (a held-back project's cheap run) owes nothing: the
     // loop's next turn is wait enough, where owing microseconds would make it a 1 ms timer.
     const length = this.lastSliceEnd - this.grantedAt;
-    this.lastSliceLength = length < MIN_SLICE_MS ? 0 : length;
+    this.lastSliceLength = length < MIN_SLICE_MS ? 0 : length * this.restShare();
     if (this.lastSliceLength > 0) this.lastLongSliceEnd = this.lastSliceEnd;
     this.grantedAt = null;
   }
 
   /**
    * Work of a scheduled run done outside its slices (its answer, written after the run ended):
-   * the rest of the loop is owed it too, from now, on top of what it was still owed. Less than
+   * the rest of the loop is owed it too (times `restShare`), from now, on top of what it was
+   * still owed. Less than
    * `MIN_SLICE_MS` is not owed: it would only turn the next turn into a timer.
    */
   owe(ms: number): void {
     if (ms < MIN_SLICE_MS) return;
     const now = this.now();
-    this.lastSliceLength = Math.max(0, this.owed(now)) + ms;
+    this.lastSliceLength = Math.max(0, this.owed(now)) + ms * this.restShare();
     this.lastSliceEnd = now;
+  }
+
+  private restShare(): number {
+    return this.options.restShare?.() ?? 1;
   }
 
   /**
