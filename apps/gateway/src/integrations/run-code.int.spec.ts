@@ -32,6 +32,8 @@ describe('Run Code on the gateway', () => {
         route('/regex', runCode('return /(a+)+$/.test("a".repeat(40) + "b")', { timeout_ms: 50 })),
         route('/bomb', runCode('const all = [];\nfor (;;) all.push(new ArrayBuffer(1e6))', { timeout_ms: 1000 })),
         route('/big', runCode('return "x".repeat(input.a)', { timeout_ms: 1000 })),
+        // Seconds inside one built-in, where QuickJS never checks the time.
+        publishedRoute({ path: '/builtin', method: 'POST', blocks: [startedBlock, runCode('return new Array(3e7).indexOf(1)', { timeout_ms: 1000 }), respond({ out: '{result.out}' })] }),
       ],
     });
     gateway = await startGateway({ FLOW_MAX_RUN_BYTES: String(100_000) });
@@ -72,6 +74,23 @@ describe('Run Code on the gateway', () => {
     expect((await ping()).json).toEqual({ pong: true });
     const answer = await spinning;
     expect([answer.status, answer.json]).toEqual([504, { success: false, code: 'code_timeout', message: 'Run Code (n2): the code ran longer than its timeout (1000 ms) and was stopped' }]);
+  });
+
+  it('serves another project while code is stuck inside a built-in, and answers the stuck run after it', async () => {
+    const answered: string[] = [];
+    const started = projects.whenStarted();
+    const stuck = post('/builtin').then((answer) => {
+      answered.push('stuck run');
+      return answer;
+    });
+    await started;
+    expect((await ping()).json).toEqual({ pong: true });
+    answered.push('other project');
+    const answer = await stuck;
+    expect(answered).toEqual(['other project', 'stuck run']);
+    // Run again in the pool: it ends (the built-in returns) or is stopped with a clear error.
+    if (answer.status === 200) expect(answer.json).toEqual({ out: -1 });
+    else expect(answer.json).toMatchObject({ success: false, code: expect.stringMatching(/^(code_timeout|flow_error|flow_timeout)$/) });
   });
 
   it('stops a catastrophic regular expression inside the sandbox (504 code_timeout)', async () => {

@@ -2,7 +2,7 @@ import { bullmqPrefix, createRedisClient, type Logger, type RedisClient, type Re
 import type { HttpPort } from '@flowgate/flow-engine';
 import type { Queue } from 'bullmq';
 import type { GuardedFetch } from '../egress/guarded-fetch';
-import type { InlineCodeSandbox } from '../code-sandbox/inline-code-sandbox';
+import type { InlineCode } from '../code-sandbox/inline-code-sandbox';
 import type { HeavyWorkPool } from '../heavy-work/heavy-work-pool';
 import type { ImageStore } from '../images/image-store';
 import type { IntegrationsConfig } from '../integrations.config';
@@ -35,7 +35,7 @@ export interface SharedIntegrations {
   /** Worker threads for image filters, long regular expressions and Run Code, started on first use. */
   heavyWork(): HeavyWorkPool;
   /** Run Code's sandbox on this thread (short code), loaded on first use. */
-  inlineCode(): InlineCodeSandbox;
+  inlineCode(): InlineCode;
   emailQueue(): Queue;
   close(): Promise<void>;
 }
@@ -89,7 +89,7 @@ export function createSharedIntegrations(
   let queue: Queue | null = null;
   let queueConnection: RedisClient | null = null;
   let pool: HeavyWorkPool | null = null;
-  let inlineCode: InlineCodeSandbox | null = null;
+  let inlineCode: InlineCode | null = null;
   return {
     loaded: load,
     heavyWork: () =>
@@ -100,7 +100,7 @@ export function createSharedIntegrations(
         codeMemoryMb: deps.settings.codeMemoryMb,
       })),
     inlineCode: () =>
-      (inlineCode ??= new (require('../code-sandbox/inline-code-sandbox') as typeof import('../code-sandbox/inline-code-sandbox')).InlineCodeSandbox(deps.settings.codeMemoryMb)),
+      (inlineCode ??= (require('../code-sandbox/inline-code-sandbox') as typeof import('../code-sandbox/inline-code-sandbox')).createInlineCode(deps.settings.codeMemoryMb)),
     emailQueue() {
       // Opened on the first project with an email integration: one connection per process.
       if (!queue) {
