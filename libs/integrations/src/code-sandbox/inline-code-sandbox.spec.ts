@@ -1,14 +1,14 @@
 import type { CodeOutcome, CodeTask } from '@flowgate/flow-engine';
 import { createInlineCode, ThreadCodeSandbox, type InlineCode } from './inline-code-sandbox';
 
-jest.setTimeout(30_000);
+jest.setTimeout(60_000);
 
 const task = (code: string): CodeTask => ({ code, input: { a: 40, b: 2 }, timeoutMs: 1000, maxResultChars: 1024 });
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The first outcome `runNow` gives for short code: it may say "the pool" while its thread starts or is busy. */
 async function answeredAtOnce(sandbox: InlineCode, code: string): Promise<CodeOutcome | null> {
-  for (let attempt = 0; attempt < 200; attempt++) {
+  for (let attempt = 0; attempt < 600; attempt++) {
     const outcome = sandbox.runNow(task(code));
     if (outcome !== null) return outcome;
     await pause(25);

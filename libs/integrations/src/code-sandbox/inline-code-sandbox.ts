@@ -21,8 +21,13 @@ export const INLINE_CODE_MS = 1;
 const WAIT_MS = INLINE_CODE_MS + 0.5;
 /** How long the loop spins before it sleeps while it waits (a sleeping thread takes ~0.1 ms to wake here). */
 const SPIN_MS = 0.15;
-/** A run the loop stopped waiting for and that is still running after this is stuck in a built-in: its thread is replaced. */
-const STUCK_MS = 100;
+/**
+ * A run the loop stopped waiting for and that is still running after this is stuck in a
+ * built-in: its thread is replaced (at most one new thread a second, whatever a project sends).
+ */
+const STUCK_MS = 1000;
+/** Run once through the port when a thread is ready: its first task takes tens of milliseconds (the message path warming up). */
+const WARM_UP: CodeTask = { code: 'return input.a', input: { a: 1 }, timeoutMs: 1000, maxResultChars: 64 };
 
 /** Runs short code at once and answers, or says (null) that it needs the pool. */
 export interface InlineCode {
@@ -206,7 +211,10 @@ export class ThreadCodeSandbox implements InlineCode {
       settle(answer.ready);
       // Until then the port kept the process alive for a caller waiting for `loaded()`.
       port1.unref();
-      if (!answer.ready) this.replace(thread); // not loaded (short of memory?): the next run tries again
+      if (!answer.ready) return this.replace(thread); // not loaded (short of memory?): the next run tries again
+      // Code goes to the pool until the warm-up's answer is back (no stuck timer: it is ours).
+      thread.abandoned = ++this.nextId;
+      port1.postMessage({ id: thread.abandoned, task: WARM_UP, budgetMs: WARM_UP.timeoutMs } satisfies InlineRequest);
     });
     const gone = (): void => {
       settle(false);
