@@ -32,7 +32,10 @@ describe.each<RedisBackendKind>(['single Redis', 'Redis Cluster'])('gateway on %
     publisher = new TestPublisher(redis);
     remote = await startStandIn((_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(ONE_PIXEL_PNG));
     sendgrid = await startStandIn((_req, res) => res.writeHead(202, { 'x-message-id': 'sg-cross' }).end());
-    const env = { ...backend.env, BULLMQ_PREFIX: prefix, FLOWGATE_EGRESS_ALLOW_CIDRS: '127.0.0.0/8' };
+    // The first image task loads the image codecs on a new heavy-work thread at nice +10: on a
+    // busy two-core machine (a full CI run) that took longer than the default 5 s task limit.
+    // This suite checks what gateways share, not how fast a thread starts.
+    const env = { ...backend.env, BULLMQ_PREFIX: prefix, FLOWGATE_EGRESS_ALLOW_CIDRS: '127.0.0.0/8', FLOW_WORKER_TASK_MS: '40000', FLOW_TIMEOUT_MS: '45000' };
     gateways = await Promise.all([spawnGateway(env), spawnGateway(env)]);
   }, 120_000);
 

@@ -2,8 +2,8 @@ import type { CodeOutcome, CodeTask } from '@flowgate/flow-engine';
 import { TYPESCRIPT_HOOK } from '@flowgate/platform';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { isMainThread, MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
-import type { InlineAnswer, InlineRequest, InlineWorkerData } from './inline-code.worker';
+import { isMainThread, MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
+import { ANSWER_BYTES, ANSWERED, CONTROL_WORDS, REQUEST_BYTES, REQUESTED, type InlineRequest, type InlineStart, type InlineWorkerData } from './inline-code-protocol';
 import { CodeSandbox } from './quickjs-sandbox';
 
 /**
@@ -26,8 +26,6 @@ const SPIN_MS = 0.15;
  * built-in: its thread is replaced (at most one new thread a second, whatever a project sends).
  */
 const STUCK_MS = 1000;
-/** Run once through the port when a thread is ready: its first task takes tens of milliseconds (the message path warming up). */
-const WARM_UP: CodeTask = { code: 'return input.a', input: { a: 1 }, timeoutMs: 1000, maxResultChars: 64 };
 
 /** Runs short code at once and answers, or says (null) that it needs the pool. */
 export interface InlineCode {
@@ -103,46 +101,57 @@ export class DirectCodeSandbox implements InlineCode {
 
 interface SandboxThread {
   worker: Worker;
+  /** The thread's one message: whether its sandbox loaded. */
   port: MessagePort;
-  /** The id of the last task the thread answered (shared with it). */
-  done: Int32Array;
+  /** Shared with the thread: inline-code.worker.ts `REQUESTED`, `ANSWERED`, … */
+  words: Int32Array;
+  request: Buffer;
+  answer: Buffer;
   ready: boolean;
   /** Resolves once the thread is ready (true) or failed to start (false). */
   started: Promise<boolean>;
-  /** The task the loop stopped waiting for (0: none): the thread takes no other until it answers. */
-  abandoned: number;
   stuck: NodeJS.Timeout | null;
 }
 
+/** Largest task (its JSON) and answer handed over; larger ones go to the pool. */
+const HANDOVER_BYTES = 256 * 1024;
+
 /**
- * The sandbox on a thread of its own, waited for synchronously (`Atomics.wait`, then the answer
- * read with `receiveMessageOnPort`): an answer within `WAIT_MS` comes back as if the code had run
- * on the loop; otherwise the loop goes on (null: the pool runs the code again) and the thread is
- * left to finish, or is replaced after `STUCK_MS`. Runs are never queued here: while the thread
- * is busy with an abandoned run, or starting, code goes to the pool.
+ * The sandbox on a thread of its own, waited for synchronously: the task's JSON is written to
+ * shared memory, the thread (waiting in `Atomics.wait`) woken, and the loop spins, then sleeps,
+ * until the answer is there or `WAIT_MS` passed. An answer in time comes back as if the code had
+ * run on the loop; otherwise the loop goes on (null: the pool runs the code again) and the
+ * thread is left to finish, or is replaced after `STUCK_MS`. Runs are never queued here: while
+ * the thread is busy with a run the loop stopped waiting for, or starting, code goes to the pool.
  */
 export class ThreadCodeSandbox implements InlineCode {
   private thread: SandboxThread | null = null;
-  private nextId = 0;
 
   constructor(private readonly memoryMb: number) {}
 
   runNow(task: CodeTask): CodeOutcome | null {
     const thread = this.current();
-    if (!thread.ready || thread.abandoned !== 0) return null;
-    const id = ++this.nextId;
+    if (!thread.ready) return null;
+    const { words } = thread;
+    const last = Atomics.load(words, REQUESTED);
+    if (Atomics.load(words, ANSWERED) !== last) return null; // still on a run the loop stopped waiting for
     const budgetMs = Math.min(INLINE_CODE_MS, task.timeoutMs);
-    thread.port.postMessage({ id, task, budgetMs } satisfies InlineRequest);
+    const text = JSON.stringify({ task, budgetMs } satisfies InlineRequest);
+    if (Buffer.byteLength(text) > thread.request.length) return null;
+    words[REQUEST_BYTES] = thread.request.write(text, 0);
+    Atomics.store(words, REQUESTED, last + 1);
+    Atomics.notify(words, REQUESTED);
     // Most code answers within tens of microseconds: the loop spins that long, then sleeps.
     const spinUntil = performance.now() + SPIN_MS;
-    while (Atomics.load(thread.done, 0) === id - 1 && performance.now() < spinUntil);
-    const answered = Atomics.load(thread.done, 0) !== id - 1 || Atomics.wait(thread.done, 0, id - 1, WAIT_MS - SPIN_MS) !== 'timed-out';
-    const answer = answered ? this.take(thread, id) : undefined;
-    if (answer === undefined) {
-      this.abandon(thread, id);
+    while (Atomics.load(words, ANSWERED) === last && performance.now() < spinUntil);
+    if (Atomics.load(words, ANSWERED) === last && Atomics.wait(words, ANSWERED, last, WAIT_MS - SPIN_MS) === 'timed-out') {
+      this.watch(thread, last + 1);
       return null;
     }
-    return needsLonger(answer, budgetMs, task) ? null : answer;
+    const bytes = words[ANSWER_BYTES]!;
+    if (bytes < 0) return null; // an answer too large to hand over: the pool gives it, or refuses it
+    const outcome = JSON.parse(thread.answer.toString('utf8', 0, bytes)) as CodeOutcome;
+    return needsLonger(outcome, budgetMs, task) ? null : outcome;
   }
 
   get isLoaded(): boolean {
@@ -153,19 +162,11 @@ export class ThreadCodeSandbox implements InlineCode {
     return this.current().started;
   }
 
-  /** The answer to task `id`, read from the port (the thread posted it before it stored the id). */
-  private take(thread: SandboxThread, id: number): CodeOutcome | undefined {
-    for (let message = receiveMessageOnPort(thread.port); message !== undefined; message = receiveMessageOnPort(thread.port)) {
-      const answer = message.message as InlineAnswer;
-      if ('id' in answer && answer.id === id) return answer.outcome;
-    }
-    return undefined;
-  }
-
-  private abandon(thread: SandboxThread, id: number): void {
-    thread.abandoned = id;
+  /** Replaces the thread if it is still on task `id` after `STUCK_MS`. */
+  private watch(thread: SandboxThread, id: number): void {
+    if (thread.stuck) clearTimeout(thread.stuck);
     thread.stuck = setTimeout(() => {
-      if (this.thread === thread && thread.abandoned === id) this.replace(thread);
+      if (this.thread === thread && Atomics.load(thread.words, ANSWERED) < id) this.replace(thread);
     }, STUCK_MS);
     thread.stuck.unref();
   }
@@ -184,37 +185,28 @@ export class ThreadCodeSandbox implements InlineCode {
 
   private start(): SandboxThread {
     const { port1, port2 } = new MessageChannel();
-    const done = new SharedArrayBuffer(4);
-    // Ids go on from the last thread's: a late answer of a replaced thread is never taken for a new one's.
-    Atomics.store(new Int32Array(done), 0, this.nextId);
-    const worker = spawnWorker({ port: port2, done, memoryMb: this.memoryMb }, [port2]);
+    const control = new SharedArrayBuffer(CONTROL_WORDS * Int32Array.BYTES_PER_ELEMENT);
+    const request = new SharedArrayBuffer(HANDOVER_BYTES);
+    const answer = new SharedArrayBuffer(HANDOVER_BYTES);
+    const worker = spawnWorker({ port: port2, control, request, answer, memoryMb: this.memoryMb }, [port2]);
     worker.unref();
     let settle: (ready: boolean) => void = () => undefined;
     const thread: SandboxThread = {
       worker,
       port: port1,
-      done: new Int32Array(done),
+      words: new Int32Array(control),
+      request: Buffer.from(request),
+      answer: Buffer.from(answer),
       ready: false,
       started: new Promise<boolean>((resolve) => (settle = resolve)),
-      abandoned: 0,
       stuck: null,
     };
-    // Answers the loop did not wait for, and the thread's start, arrive here.
-    port1.on('message', (answer: InlineAnswer) => {
-      if ('id' in answer) {
-        if (answer.id !== thread.abandoned) return;
-        thread.abandoned = 0;
-        if (thread.stuck) clearTimeout(thread.stuck);
-        return;
-      }
-      thread.ready = answer.ready;
-      settle(answer.ready);
+    port1.once('message', (start: InlineStart) => {
+      thread.ready = start.ready;
+      settle(start.ready);
       // Until then the port kept the process alive for a caller waiting for `loaded()`.
       port1.unref();
-      if (!answer.ready) return this.replace(thread); // not loaded (short of memory?): the next run tries again
-      // Code goes to the pool until the warm-up's answer is back (no stuck timer: it is ours).
-      thread.abandoned = ++this.nextId;
-      port1.postMessage({ id: thread.abandoned, task: WARM_UP, budgetMs: WARM_UP.timeoutMs } satisfies InlineRequest);
+      if (!start.ready) this.replace(thread); // not loaded (short of memory?): the next run tries again
     });
     const gone = (): void => {
       settle(false);
