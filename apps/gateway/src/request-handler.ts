@@ -125,6 +125,7 @@ export class RequestHandler {
     const project = res.preview ? (loaded.preview ?? loaded) : loaded;
     res.projectId = project.id;
     res.masker = project.masker;
+    res.holdUnreadClose = this.deps.isolation.holdUnreadClose;
     const queryStart = url.indexOf('?');
     let path = queryStart === -1 ? url : url.slice(0, queryStart);
     const called = this.deps.mcp.calledPath(path);

@@ -59,6 +59,13 @@ export class GatewayResponse extends ServerResponse<IncomingMessage> {
    * answer (isolation/flow-isolation.ts), which counts it as the project's loop time.
    */
   onLargeWrite: ((res: GatewayResponse, ms: number) => void) | null = null;
+  /**
+   * Asked, when the answer will close its connection with the request's body unread (see
+   * `bodyUnread`), how many ms to hold it first: set for a project's requests
+   * (isolation/flow-isolation.ts `holdUnreadClose`). The socket reads no further meanwhile
+   * (the body is not consumed), so the sender is held back by TCP.
+   */
+  holdUnreadClose: ((res: GatewayResponse) => number) | null = null;
 }
 
 /** An answer this long takes the loop long enough to write (a 1 MiB answer: milliseconds) to be counted. */
@@ -78,16 +85,18 @@ let ending: GatewayResponse[] = [];
 function endQueued(): void {
   const batch = ending;
   ending = [];
-  for (const res of batch) {
-    const body = res.pendingBody!;
-    res.pendingBody = null;
-    if (res.destroyed) continue;
-    if (body.length < LARGE_ANSWER_CHARS || res.onLargeWrite === null) res.end(body);
-    else {
-      const writing = performance.now();
-      res.end(body);
-      res.onLargeWrite(res, performance.now() - writing);
-    }
+  for (const res of batch) endAnswer(res);
+}
+
+function endAnswer(res: GatewayResponse): void {
+  const body = res.pendingBody!;
+  res.pendingBody = null;
+  if (res.destroyed) return;
+  if (body.length < LARGE_ANSWER_CHARS || res.onLargeWrite === null) res.end(body);
+  else {
+    const writing = performance.now();
+    res.end(body);
+    res.onLargeWrite(res, performance.now() - writing);
   }
 }
 
@@ -113,7 +122,8 @@ export function bodyUnread(req: IncomingMessage): boolean {
 export function sendJson(res: GatewayResponse, status: number, body: string, extra?: OutgoingHttpHeaders): void {
   if (res.headersSent || res.writableEnded) return;
   if (drainingServers.size !== 0 && drainingServers.has((res.socket as { server?: unknown } | null)?.server)) res.shouldKeepAlive = false;
-  if (bodyUnread(res.req)) res.shouldKeepAlive = false;
+  const unread = bodyUnread(res.req);
+  if (unread) res.shouldKeepAlive = false;
   const bytes = Buffer.byteLength(body);
   res.responseBytes = bytes;
   const headers: OutgoingHttpHeaders = { 'content-type': JSON_TYPE, 'content-length': bytes };
@@ -121,7 +131,9 @@ export function sendJson(res: GatewayResponse, status: number, body: string, ext
   if (extra !== undefined) Object.assign(headers, extra);
   res.writeHead(status, headers);
   res.pendingBody = body;
-  if (ending.push(res) === 1) setImmediate(endQueued);
+  const hold = unread && res.holdUnreadClose !== null ? res.holdUnreadClose(res) : 0;
+  if (hold > 0) setTimeout(endAnswer, hold, res);
+  else if (ending.push(res) === 1) setImmediate(endQueued);
 }
 
 /** RateLimit-* of a keyed request, added to the headers of its answer. */

@@ -99,6 +99,13 @@ export class FlowIsolation {
     this.collector.observe({ entryTypes: ['gc'] });
   }
 
+  /**
+   * How long an answer of the request's project waits before it closes its connection with the
+   * body unread (http/gateway-response.ts): a project that keeps sending bodies to be refused
+   * while others are served has such answers spaced out (loop-share.ts `closeUnread`).
+   */
+  readonly holdUnreadClose = (res: GatewayResponse): number => (res.projectId === null ? 0 : this.share.closeUnread(res.projectId, performance.now()));
+
   /** Stops watching the collector (the gateway closes). */
   close(): void {
     this.collector.disconnect();

@@ -4,6 +4,7 @@
  * No timing thresholds: what is asserted is answers, their order, and that the process lives.
  */
 import type { PublishedProject } from '@flowgate/contracts';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { compileFlow } from '@flowgate/flow-engine';
 import type { Gateway } from '../gateway';
 import { startGateway } from '../testing/gateway-harness';
@@ -96,6 +97,50 @@ describe('isolation: a regex small to write and huge to run', () => {
     expect(probe.json).toEqual({ pong: true });
     expect(order).toEqual(['probe', 'heavy']);
     expect(answer.json).toEqual({ found: [`${'a'.repeat(300)}z`] });
+  });
+});
+
+describe('isolation: bodies sent only to be refused', () => {
+  let projects: NoisyNeighbours;
+  let gateway: Gateway;
+
+  beforeAll(async () => {
+    projects = await startNoisyNeighbours({ noisy: [publishedRoute({ path: '/take', method: 'POST', blocks: [respond({ took: true })] })] });
+    gateway = await startGateway({ GATEWAY_MAX_BODY_BYTES: '1024' });
+  });
+
+  afterAll(async () => {
+    await gateway?.close();
+    await projects?.close();
+  });
+
+  /** Twelve bodies over the limit of the noisy project sent together, then a request of the quiet one: the order they were answered in. */
+  async function round(): Promise<{ order: string[]; refusals: CallResult[]; probe: CallResult }> {
+    const order: string[] = [];
+    const body = JSON.stringify({ text: 'x'.repeat(4096) });
+    const refusals = Array.from({ length: 12 }, () =>
+      call(gateway.url, `${projects.noisy.subdomain}.localhost`, '/take', { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then(
+        (answer) => (order.push('refused'), answer),
+      ),
+    );
+    const probe = await call(gateway.url, `${projects.quiet.subdomain}.localhost`, '/ping');
+    order.push('probe');
+    return { order, refusals: await Promise.all(refusals), probe };
+  }
+
+  it('answers a project that keeps sending bodies to be refused at a slower pace while another is served, each refusal still a 413 with its code', async () => {
+    // The first round is seen (twelve refusals beside another project's request); the next is held.
+    await round();
+    await sleep(150);
+    const { order, refusals, probe } = await round();
+    expect(probe.json).toEqual({ pong: true });
+    // The refusals, sent first, leave one at a time: the quiet project's answer overtakes them.
+    expect(order.indexOf('probe')).toBeLessThan(order.length - 1);
+    for (const answer of refusals) {
+      expect(answer.status).toBe(413);
+      expect(answer.json).toEqual({ success: false, code: 'payload_too_large', message: 'Request body exceeds the limit of 1024 bytes' });
+      expect(answer.headers.connection).toBe('close');
+    }
   });
 });
 

@@ -1,4 +1,4 @@
-import { LoopShare } from './loop-share';
+import { CLOSE_SPACING_MS, LoopShare } from './loop-share';
 
 /** A fresh tracker on a loop busy `busy` of the time, and a clock reading `ms` after it started. */
 function tracker(busy = 0.9): { share: LoopShare; at: (ms: number) => number } {
@@ -56,5 +56,45 @@ describe('LoopShare', () => {
     expect(share.isHot('a')).toBe(true);
     share.record('b', 1, at(230));
     expect(share.isHot('a')).toBe(false);
+  });
+
+  describe('answers that close a connection with the body unread', () => {
+    /** `count` such answers of `projectId` at `ms`, and what each was told to wait. */
+    const closes = (share: LoopShare, projectId: string, count: number, ms: number): number[] => Array.from({ length: count }, () => share.closeUnread(projectId, ms));
+
+    it('spaces out those of a project that sent four or more in a window while another project was served, each after the one before', () => {
+      const { share, at } = tracker(0.2); // a quiet loop: what the flood costs is mostly outside it
+      share.record('quiet', 1, at(10));
+      expect(closes(share, 'flood', 4, at(50))).toEqual([0, 0, 0, 0]);
+      // The window rolls with the next one; it and the two after wait their turns.
+      expect(closes(share, 'flood', 3, at(101)).map((ms) => Math.round(ms))).toEqual([0, CLOSE_SPACING_MS, 2 * CLOSE_SPACING_MS]);
+      // Another project's refusals are not held.
+      expect(share.closeUnread('quiet', at(102))).toBe(0);
+    });
+
+    it('never holds a project alone on the gateway, or one that refused fewer than four', () => {
+      const { share, at } = tracker();
+      closes(share, 'alone', 50, at(50));
+      expect(share.closeUnread('alone', at(101))).toBe(0);
+
+      const other = tracker();
+      other.share.record('quiet', 1, other.at(10));
+      closes(other.share, 'few', 3, other.at(50));
+      expect(other.share.closeUnread('few', other.at(101))).toBe(0);
+    });
+
+    it('lets a project go once it stops, and answers at once rather than hold an answer past a second', () => {
+      const { share, at } = tracker();
+      share.record('quiet', 1, at(10));
+      closes(share, 'flood', 10, at(50));
+      // Held: 60 connections arrive together; those that would wait past a second are answered at once.
+      const waits = closes(share, 'flood', 60, at(101));
+      expect(Math.max(...waits)).toBeLessThanOrEqual(1000);
+      expect(waits.filter((ms) => ms === 0).length).toBeGreaterThan(1);
+      // A window without any: the next is not held.
+      share.record('quiet', 1, at(250));
+      share.record('quiet', 1, at(360));
+      expect(share.closeUnread('flood', at(361))).toBe(0);
+    });
   });
 });

@@ -6,6 +6,26 @@ const WINDOW_MS = 100;
 const CONTENDED_UTILIZATION = 0.5;
 /** Runs that finished at once took this much of a window: requests are being served beside long runs. */
 const SERVING_MS = 2;
+/**
+ * A project whose answers closed this many connections with their bodies unread in a window
+ * (40 a second) while another project was served is held to one such answer per
+ * `CLOSE_SPACING_MS` in the next.
+ */
+const CLOSES_TO_HOLD = 4;
+/**
+ * While held, a project's answers that close a connection with its body unread leave at most
+ * one per 20 ms (50 a second), each waiting for the one before. What such a connection costs
+ * is mostly outside the gateway's flows: its accept and close, the bytes the kernel takes
+ * before the answer, and above all the sender's own CPU, which on a small machine is the other
+ * projects' too (the drill's chunked flood: its client took a core at ~1,100 a second, ~0.15
+ * of one at 50; perf/JOURNAL.md).
+ */
+export const CLOSE_SPACING_MS = 20;
+/**
+ * No answer is held longer: a client opening connections faster than they are let go gets its
+ * answers at once past this wait, so held sockets stay bounded by what arrives in a second.
+ */
+const MAX_CLOSE_HOLD_MS = 1000;
 
 /**
  * Event-loop time that each project's flows took (a run finished at once with its answer, every
@@ -24,6 +44,10 @@ export class LoopShare {
   /** Loop time of runs that finished at once (no scheduled turn) in this window. */
   private atOnceMs = 0;
   private serving = false;
+  /** Connections each project's answers closed with the body unread, this window. */
+  private readonly closes = new Map<string, number>();
+  /** Projects held to `CLOSE_SPACING_MS` for such answers, and when each may send its next. */
+  private closing = new Map<string, number>();
 
   /** `busyShare`: how busy the loop was since the previous call (0–1); default its utilization. */
   constructor(private readonly busyShare: () => number = loopUtilization()) {}
@@ -52,17 +76,46 @@ export class LoopShare {
     if (now - this.windowStart >= WINDOW_MS) this.roll(now);
   }
 
+  /**
+   * An answer of the project is about to close its connection with the request's body unread
+   * (a refusal at the headers, a body sent to a path that takes none): how many ms it waits
+   * first. A project that did this `CLOSES_TO_HOLD` times or more in a window where another
+   * project was served too has these answers spaced `CLOSE_SPACING_MS` apart in the next: a
+   * client that sends bodies only to be refused gets its answers (and sends its next request)
+   * at that pace, however many connections it opens, where each one otherwise came back at once.
+   */
+  closeUnread(projectId: string, now: number): number {
+    this.closes.set(projectId, (this.closes.get(projectId) ?? 0) + 1);
+    if (now - this.windowStart >= WINDOW_MS) this.roll(now);
+    const next = this.closing.size === 0 ? undefined : this.closing.get(projectId);
+    if (next === undefined) return 0;
+    const at = Math.max(now, next);
+    if (at - now > MAX_CLOSE_HOLD_MS) return 0;
+    this.closing.set(projectId, at + CLOSE_SPACING_MS);
+    return at - now;
+  }
+
   private roll(now: number): void {
     let total = 0;
     for (const ms of this.used.values()) total += ms;
     const hot = new Set<string>();
-    const contended = this.busyShare() > CONTENDED_UTILIZATION && this.used.size > 1;
+    let served = this.used.size;
+    for (const projectId of this.closes.keys()) if (!this.used.has(projectId)) served++;
+    const contended = this.busyShare() > CONTENDED_UTILIZATION && served > 1;
     if (contended) {
       for (const [projectId, ms] of this.used) if (ms > total / 2) hot.add(projectId);
     }
     this.hot = hot;
     this.serving = contended && this.atOnceMs >= SERVING_MS;
     this.atOnceMs = 0;
+    // Not only on a busy loop: what such connections cost is mostly outside it (the sender's
+    // own CPU, the kernel's copies), which on a small machine is the other projects' too.
+    const closing = new Map<string, number>();
+    if (served > 1) {
+      for (const [projectId, count] of this.closes) if (count >= CLOSES_TO_HOLD) closing.set(projectId, this.closing.get(projectId) ?? now);
+    }
+    this.closing = closing;
+    this.closes.clear();
     this.used.clear();
     this.windowStart = now;
   }
