@@ -115,7 +115,7 @@ describe('isolation: bodies sent only to be refused', () => {
   });
 
   /** Twelve bodies over the limit of the noisy project sent together, then a request of the quiet one: the order they were answered in. */
-  async function round(): Promise<{ order: string[]; refusals: CallResult[]; probe: CallResult }> {
+  async function burst(): Promise<{ order: string[]; refusals: CallResult[]; probe: CallResult }> {
     const order: string[] = [];
     const body = JSON.stringify({ text: 'x'.repeat(4096) });
     const refusals = Array.from({ length: 12 }, () =>
@@ -129,10 +129,10 @@ describe('isolation: bodies sent only to be refused', () => {
   }
 
   it('answers a project that keeps sending bodies to be refused at a slower pace while another is served, each refusal still a 413 with its code', async () => {
-    // The first round is seen (twelve refusals beside another project's request); the next is held.
-    await round();
+    // The first burst is seen (twelve refusals beside another project's request); the next is held.
+    await burst();
     await sleep(150);
-    const { order, refusals, probe } = await round();
+    const { order, refusals, probe } = await burst();
     expect(probe.json).toEqual({ pong: true });
     // The refusals, sent first, leave one at a time: the quiet project's answer overtakes them.
     expect(order.indexOf('probe')).toBeLessThan(order.length - 1);
