@@ -10,6 +10,14 @@ export interface PartitionStatisticsOptions {
 }
 
 const UNDEFINED_TABLE = '42P01';
+/**
+ * The columns the Logs page and the stats filter and join on (apps/control-plane/src/logs/):
+ * the only ones whose statistics the planner reads. Leaving out the rest — the request's
+ * details (JSON, often compressed out of line), query, message — made an ANALYZE of 400,000
+ * rows take 255 ms instead of 400; the table's size (`reltuples`, what a never-analysed
+ * partition lacked) is counted either way.
+ */
+const PLANNED_COLUMNS = ['project_id', 'time', 'path', 'method', 'status', 'environment', 'trigger', 'cache', 'key_id'].map((c) => `"${c}"`).join(', ');
 
 /**
  * Keeps the planner's statistics of the day partitions of request_logs current as log-ingest
@@ -54,7 +62,7 @@ export class PartitionStatistics {
     const table = requestLogPartitionName(day);
     const since = entry.since;
     try {
-      await this.pool.query(`ANALYZE ${table}`);
+      await this.pool.query(`ANALYZE ${table} (${PLANNED_COLUMNS})`);
       const { rows } = await this.pool.query<{ reltuples: number }>('SELECT reltuples::float8 AS reltuples FROM pg_class WHERE relname = $1', [table]);
       entry.counted = Math.max(0, Number(rows[0]?.reltuples ?? 0));
       entry.since -= since;

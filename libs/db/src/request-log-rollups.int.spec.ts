@@ -3,7 +3,7 @@ import { Client, Pool, type PoolClient } from 'pg';
 import { latencyBucketOf } from './latency-histogram';
 import { migrate } from './migrate';
 import { maintainRequestLogPartitions } from './request-log-partitions';
-import { foldRequestLogRollupDeltas, rollupInsertSql } from './request-log-rollups';
+import { FOLD_BATCH_DELTAS, foldRequestLogRollupDeltas, rollupInsertSql } from './request-log-rollups';
 import { createThrowawayDatabase, type ThrowawayDatabase } from '@flowgate/testing';
 
 describe('request_log_rollups (real PostgreSQL)', () => {
@@ -136,6 +136,27 @@ describe('request_log_rollups (real PostgreSQL)', () => {
     expect(await readerView(project)).toEqual(before);
     const minute = await client.query(`SELECT count FROM request_log_rollups WHERE project_id = $1 AND span_s = 60 AND method = '' ORDER BY bucket`, [project]);
     expect(minute.rows).toEqual([{ count: 4 }, { count: 2 }]);
+  });
+
+  it('folds a backlog larger than one transaction takes in several, every delta counted once', async () => {
+    const projects = [randomUUID(), randomUUID()];
+    const backlog = FOLD_BATCH_DELTAS + 1_500;
+    // Deltas of two projects over three minutes, two latency buckets each (one request in each).
+    await client.query(
+      `INSERT INTO request_log_rollup_deltas (project_id, environment, bucket, method, status, write_id, count, latency_buckets, latency_counts)
+       SELECT ($1::uuid[])[1 + g % 2], 'live', timestamptz '2033-04-01T09:00:00Z' + (g % 3) * interval '1 minute', 'GET', CASE WHEN g % 5 = 0 THEN 500 ELSE 200 END,
+              gen_random_uuid(), 2, ARRAY[40, 41 + g % 2]::smallint[], ARRAY[1, 1]
+         FROM generate_series(0, $2 - 1) AS g`,
+      [projects, backlog],
+    );
+    expect(await foldRequestLogRollupDeltas(pool)).toBeGreaterThan(0);
+    expect((await client.query('SELECT count(*)::int AS n FROM request_log_rollup_deltas')).rows).toEqual([{ n: 0 }]);
+    const { rows } = await client.query(
+      `SELECT sum(count)::int AS count, sum(errors)::int AS errors FROM request_log_rollups WHERE project_id = ANY($1::uuid[]) AND span_s = 3600 AND method = ''`,
+      [projects],
+    );
+    expect(rows).toEqual([{ count: 2 * backlog, errors: 2 * Math.ceil(backlog / 5) }]);
+    await client.query('DELETE FROM request_log_rollups WHERE project_id = ANY($1::uuid[])', [projects]);
   });
 
   it('keeps the rollups as long as the rows: the retention job deletes those of the days it drops', async () => {
