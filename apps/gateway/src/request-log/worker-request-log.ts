@@ -1,6 +1,5 @@
-import { TYPESCRIPT_HOOK, type Logger } from '@flowgate/platform';
-import path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { startWorkerBeside, type Logger } from '@flowgate/platform';
+import type { Worker } from 'node:worker_threads';
 import { type FromWorker, type KafkaWorkerData, type LogStats, type ToWorker } from './kafka-worker-protocol';
 import { EVENT_CHARS_BUDGET } from './request-log-buffer';
 import type { RequestLogSink } from './request-log-sink';
@@ -92,7 +91,7 @@ export class WorkerRequestLog implements RequestLogSink {
 
   private start(): Worker {
     const startedAt = Date.now();
-    const worker = spawnWorker(this.data);
+    const worker = startWorkerBeside(__filename, 'kafka-worker', { workerData: this.data, resourceLimits: limits(this.data) });
     worker.on('message', (message: FromWorker) => {
       if ('stats' in message) this.stats = message.stats;
     });
@@ -117,12 +116,4 @@ export class WorkerRequestLog implements RequestLogSink {
  */
 function limits(data: KafkaWorkerData): { maxYoungGenerationSizeMb: number; maxOldGenerationSizeMb: number } {
   return { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 64 + Math.ceil((data.maxEvents * EVENT_CHARS_BUDGET * 2) / 1_000_000) };
-}
-
-/** Runs the compiled worker next to this file, or the TypeScript source through the TypeScript hook (scripts/register-ts.js). */
-function spawnWorker(data: KafkaWorkerData): Worker {
-  const options = { workerData: data, resourceLimits: limits(data) };
-  if (__filename.endsWith('.js')) return new Worker(path.join(__dirname, 'kafka-worker.js'), options);
-  const source = path.join(__dirname, 'kafka-worker.ts');
-  return new Worker(`require(${JSON.stringify(TYPESCRIPT_HOOK)}); require(${JSON.stringify(source)});`, { ...options, eval: true });
 }

@@ -1,8 +1,7 @@
 import type { CodeOutcome, CodeTask } from '@flowgate/flow-engine';
-import { TYPESCRIPT_HOOK } from '@flowgate/platform';
-import path from 'node:path';
+import { startWorkerBeside } from '@flowgate/platform';
 import { performance } from 'node:perf_hooks';
-import { isMainThread, MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
+import { isMainThread, MessageChannel, type MessagePort, type Worker } from 'node:worker_threads';
 import { ANSWER_BYTES, ANSWERED, CONTROL_WORDS, REQUEST_BYTES, REQUESTED, type InlineRequest, type InlineStart, type InlineWorkerData } from './inline-code-protocol';
 import { CodeSandbox } from './quickjs-sandbox';
 
@@ -188,7 +187,8 @@ export class ThreadCodeSandbox implements InlineCode {
     const control = new SharedArrayBuffer(CONTROL_WORDS * Int32Array.BYTES_PER_ELEMENT);
     const request = new SharedArrayBuffer(HANDOVER_BYTES);
     const answer = new SharedArrayBuffer(HANDOVER_BYTES);
-    const worker = spawnWorker({ port: port2, control, request, answer, memoryMb: this.memoryMb }, [port2]);
+    const workerData: InlineWorkerData = { port: port2, control, request, answer, memoryMb: this.memoryMb };
+    const worker = startWorkerBeside(__filename, 'inline-code.worker', { workerData, transferList: [port2] });
     worker.unref();
     let settle: (ready: boolean) => void = () => undefined;
     const thread: SandboxThread = {
@@ -218,9 +218,3 @@ export class ThreadCodeSandbox implements InlineCode {
   }
 }
 
-/** The compiled worker next to this file, or the TypeScript source through the TypeScript hook (scripts/register-ts.js). */
-function spawnWorker(workerData: InlineWorkerData, transferList: MessagePort[]): Worker {
-  if (__filename.endsWith('.js')) return new Worker(path.join(__dirname, 'inline-code.worker.js'), { workerData, transferList });
-  const source = path.join(__dirname, 'inline-code.worker.ts');
-  return new Worker(`require(${JSON.stringify(TYPESCRIPT_HOOK)}); require(${JSON.stringify(source)});`, { eval: true, workerData, transferList });
-}
