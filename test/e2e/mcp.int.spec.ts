@@ -130,9 +130,11 @@ test('sees a deploy on its next tools/list', async () => {
 test('logs each tool call as a request of its endpoint with trigger mcp', async () => {
   const answer = await waitFor(async () => {
     const logs = await cp(`/projects/${projectId}/logs?trigger=mcp&limit=50`);
-    // Logs arrive in batches: wait for the last tool call (the previous test's) to be among them.
-    return logs.status === 200 && (logs.body.items as Array<{ endpoint: string }>).some((item) => item.endpoint === '/internal') ? logs : undefined;
-  }, 'the MCP calls to be logged', 60_000, 500);
+    // Logs arrive in batches, and not always in the order they were sent (a gateway's batches go
+    // to one Kafka partition after another): wait until a call of every endpoint is among them.
+    const logged = new Set(logs.status === 200 ? (logs.body.items as Array<{ endpoint: string }>).map((item) => item.endpoint) : []);
+    return ['/orders', '/greet', '/internal'].every((endpoint) => logged.has(endpoint)) ? logs : undefined;
+  }, 'a tool call of every endpoint to be logged', 60_000, 500);
   const items = answer!.body.items as Array<{ endpoint: string; trigger: string }>;
   expect(new Set(items.map((item) => item.endpoint))).toEqual(new Set(['/orders', '/greet', '/internal']));
   expect(items.every((item) => item.trigger === 'mcp')).toBe(true);
