@@ -35,4 +35,17 @@ describe('sendJson', () => {
       await small.close();
     }
   });
+
+  it('sends a large answer whole, its Content-Length in bytes, characters outside ASCII included', async () => {
+    const body = JSON.stringify({ echo: 'é€😀x'.repeat(LARGE_ANSWER_CHARS / 4) });
+    const large = await serving(body);
+    try {
+      const res = await fetch(large.url);
+      const bytes = Buffer.from(await res.arrayBuffer());
+      expect(res.headers.get('content-length')).toBe(String(Buffer.byteLength(body)));
+      expect(bytes.toString('utf8')).toBe(body);
+    } finally {
+      await large.close();
+    }
+  });
 });

@@ -72,6 +72,16 @@ describe('LoopShare', () => {
       expect(share.closeUnread('quiet', at(102))).toBe(0);
     });
 
+    it('never makes the project served beside a flood of refusals hot: the refused project took no loop time of its flows', () => {
+      const { share, at } = tracker();
+      share.record('quiet', 40, at(30), true);
+      closes(share, 'flood', 20, at(50));
+      share.record('quiet', 40, at(101), true);
+      expect(share.isHot('quiet')).toBe(false);
+      // The flood itself is still spaced out.
+      expect(closes(share, 'flood', 2, at(102))[1]).toBeGreaterThan(0);
+    });
+
     it('never holds a project alone on the gateway, or one that refused fewer than four', () => {
       const { share, at } = tracker();
       closes(share, 'alone', 50, at(50));

@@ -99,9 +99,9 @@ export class LoopShare {
     let total = 0;
     for (const ms of this.used.values()) total += ms;
     const hot = new Set<string>();
-    let served = this.used.size;
-    for (const projectId of this.closes.keys()) if (!this.used.has(projectId)) served++;
-    const contended = this.busyShare() > CONTENDED_UTILIZATION && served > 1;
+    // Contended only between projects whose flows took loop time: a project whose requests
+    // were all refused took none, and must not make the one it floods beside look hot.
+    const contended = this.busyShare() > CONTENDED_UTILIZATION && this.used.size > 1;
     if (contended) {
       for (const [projectId, ms] of this.used) if (ms > total / 2) hot.add(projectId);
     }
@@ -110,6 +110,8 @@ export class LoopShare {
     this.atOnceMs = 0;
     // Not only on a busy loop: what such connections cost is mostly outside it (the sender's
     // own CPU, the kernel's copies), which on a small machine is the other projects' too.
+    let served = this.used.size;
+    for (const projectId of this.closes.keys()) if (!this.used.has(projectId)) served++;
     const closing = new Map<string, number>();
     if (served > 1) {
       for (const [projectId, count] of this.closes) if (count >= CLOSES_TO_HOLD) closing.set(projectId, this.closing.get(projectId) ?? now);
