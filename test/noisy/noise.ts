@@ -2,7 +2,9 @@
  * The noisy project's traffic for the noisy-neighbour drill, in a process of its own so that
  * its work (1 MiB bodies out, answers in) does not slow the probe's load generator. Serves the
  * pixel-cap image on 127.0.0.1, runs one closed loop per connection until told to stop, and
- * sends back what every answer was (`status code`) over IPC.
+ * sends back what every answer was (`status code`) over IPC. Told `pause`, each loop finishes
+ * the request it has in flight and waits (`paused` once all do), until `resume`: the drill
+ * measures its quiet baselines between noisy phases.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -29,13 +31,22 @@ export interface NoiseConfig {
   imageHeight: number;
 }
 
-export type NoiseMessage = { ready: true } | { counts: Record<string, Record<string, number>> };
+export type NoiseMessage = { ready: true } | { paused: true } | { resumed: true } | { counts: Record<string, Record<string, number>> };
+export type NoiseCommand = 'pause' | 'resume' | 'stop';
 
-/** The drill sends the configuration (bodies of a megabyte: too large for the environment), then `stop`. */
+/** The drill sends the configuration (bodies of a megabyte: too large for the environment), then commands. */
 const nextMessage = (): Promise<unknown> => new Promise((resolve) => process.once('message', resolve));
 let config: NoiseConfig;
 const counts: Record<string, Record<string, number>> = {};
 let stopping = false;
+/** While paused: what the loops wait on, and how many wait. */
+let gate: { opened: Promise<void>; open: () => void } | null = null;
+let waiting = 0;
+let loops = 0;
+
+function tellIfPaused(): void {
+  if (gate !== null && waiting === loops) process.send!({ paused: true } satisfies NoiseMessage);
+}
 
 function record(path: string, outcome: string): void {
   const lane = (counts[path] ??= {});
@@ -76,7 +87,16 @@ function send(agent: http.Agent, lane: NoiseLane, body: string): Promise<string>
 
 async function run(lane: NoiseLane, body: string): Promise<void> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  while (!stopping) record(lane.name, await send(agent, lane, body));
+  while (!stopping) {
+    if (gate !== null) {
+      waiting++;
+      tellIfPaused();
+      await gate.opened;
+      waiting--;
+      continue;
+    }
+    record(lane.name, await send(agent, lane, body));
+  }
   agent.destroy();
 }
 
@@ -90,9 +110,21 @@ async function main(): Promise<void> {
   for (const lane of config.lanes) {
     for (let i = 0; i < lane.connections; i++) running.push(run(lane, lane.body.replace('{{IMAGE_URL}}', imageUrl)));
   }
+  loops = running.length;
   process.send!({ ready: true } satisfies NoiseMessage);
-  await nextMessage();
+  for (let command = (await nextMessage()) as NoiseCommand; command !== 'stop'; command = (await nextMessage()) as NoiseCommand) {
+    if (command === 'pause' && gate === null) {
+      let open!: () => void;
+      gate = { opened: new Promise<void>((resolve) => (open = resolve)), open };
+      tellIfPaused();
+    } else if (command === 'resume' && gate !== null) {
+      gate.open();
+      gate = null;
+      process.send!({ resumed: true } satisfies NoiseMessage);
+    }
+  }
   stopping = true;
+  gate?.open();
   await Promise.all(running);
   images.close();
   process.send!({ counts } satisfies NoiseMessage, () => process.exit(0));

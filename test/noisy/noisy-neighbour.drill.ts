@@ -16,13 +16,17 @@
  * `contains` on 300,000 rows, 16 at once) while the quiet project's 1-row query is probed one
  * request at a time (data-pool-abuse.ts).
  *
+ * The 10-connection probe's quiet and noisy phases alternate (NOISY_ROUNDS of each, noise paused
+ * between them, and a last quiet one): each noisy phase is compared with the quiet phases on
+ * either side of it, for this machine's speed drifts by a third over minutes.
+ *
  * Prints the probes' p50/p99 against the quiet runs, the loop's longest stall, the heap's
  * high-water marks (gateway and control plane), how many processes crashed, and every abusive
  * answer by status and code. Goals: sequential probe p50 < 2 ms and p99 < 25 ms (on a quiet
  * machine), 10-connection probe throughput ≥ 50 % of quiet, no 500 internal_error, no answer
  * without a JSON error body, no process crashed, the gateway ready afterwards, the 1-row query's
  * p99 < 200 ms while the data pool is flooded. Exit code 1 when a goal is missed. Env:
- * NOISY_SECONDS (10), PROBE_CONNECTIONS (10), NOISY_FLOWS (comma list of lane names, default
+ * NOISY_SECONDS (10: each kind of phase in all), NOISY_ROUNDS (3), PROBE_CONNECTIONS (10), NOISY_FLOWS (comma list of lane names, default
  * all), NOISY_TEST_RUNS (1; 0 skips the control-plane part), NOISY_DATA (1; 0 skips the data pool),
  * GATEWAY_NODE_FLAGS, REDIS_URL, KAFKA_BROKERS.
  */
@@ -35,7 +39,7 @@ import { load, type LoadResult } from '../../bench/gateway/load';
 import { CODE_LANES, CODE_ROUTES } from './code-lanes';
 import { get } from '../../bench/gateway/processes';
 import { ensureServices } from '../../scripts/lib/services';
-import type { NoiseConfig, NoiseLane, NoiseMessage } from './noise';
+import type { NoiseCommand, NoiseConfig, NoiseLane, NoiseMessage } from './noise';
 import { LOOP_ROUTE, loopLane } from './loop-lane';
 import { heapHighWater, sequentialProbe, type SequentialResult } from './sequential-probe';
 import { type DataPoolDrill, prepareDataPoolDrill } from './data-pool-abuse';
@@ -49,6 +53,12 @@ const { buildBackend } = require(path.join(ROOT, 'scripts/build')) as { buildBac
 const SECONDS = Number(process.env.NOISY_SECONDS ?? 10);
 const PROBE_CONNECTIONS = Number(process.env.PROBE_CONNECTIONS ?? 10);
 const WARMUP_SECONDS = 3;
+/** Noisy phases of the 10-connection probe, each between two quiet ones. */
+const ROUNDS = Math.max(1, Number(process.env.NOISY_ROUNDS ?? 3));
+/** After the noise paused (its requests in flight answered), before a quiet phase: the gateway's leftovers. */
+const SETTLE_MS = 500;
+/** After the noise resumed, before a noisy phase: the shares see it again. */
+const RESUME_WARMUP_MS = 1000;
 const GATEWAY_NODE_FLAGS = process.env.GATEWAY_NODE_FLAGS?.split(' ').filter(Boolean) ?? DEPLOYMENT_NODE_FLAGS;
 /** The gateway's defaults, which the drill runs against. */
 const BODY_LIMIT = 1024 * 1024;
@@ -135,6 +145,35 @@ function lanes(): NoiseLane[] {
   return only ? all.filter((lane) => only.includes(lane.name)) : all;
 }
 
+/** One phase of the 10-connection probe, and the loop's longest stall in it. */
+interface Phase {
+  run: LoadResult;
+  stallMs: number;
+}
+
+const formatPhase = (name: string, { run }: Phase): string => `${name} ${run.requestsPerSecond} req/s p99 ${run.p99Ms} ms`;
+
+/** Phases together: their mean throughput, their worst p50 and p99, their failures summed. */
+function combined(phases: Phase[]): LoadResult {
+  const runs = phases.map((measured) => measured.run);
+  return {
+    requestsPerSecond: Math.round(runs.reduce((sum, run) => sum + run.requestsPerSecond, 0) / runs.length),
+    p50Ms: Math.max(...runs.map((run) => run.p50Ms)),
+    p99Ms: Math.max(...runs.map((run) => run.p99Ms)),
+    total: runs.reduce((sum, run) => sum + run.total, 0),
+    non2xx: runs.reduce((sum, run) => sum + run.non2xx, 0),
+    errors: runs.reduce((sum, run) => sum + run.errors, 0),
+  };
+}
+
+/** The noisy phases' throughput against that of the quiet phases on either side of each (quiet phase i before noisy phase i, i + 1 after). */
+function ratioToNeighbours(quiet: Phase[], noisy: Phase[]): number {
+  const rps = (measured: Phase): number => measured.run.requestsPerSecond;
+  const noisySum = noisy.reduce((sum, measured) => sum + rps(measured), 0);
+  const quietSum = noisy.reduce((sum, _measured, i) => sum + (rps(quiet[i]!) + rps(quiet[i + 1]!)) / 2, 0);
+  return noisySum / Math.max(1, quietSum);
+}
+
 const formatSequential = (run: SequentialResult): string => `p50 ${run.p50Ms} ms   p99 ${run.p99Ms} ms   (${run.requests} requests, ${run.failures} failed)`;
 
 async function loopStallMs(port: number, host: string): Promise<number> {
@@ -143,7 +182,15 @@ async function loopStallMs(port: number, host: string): Promise<number> {
   return match ? Math.round(Number(match[1]) * 1000) : NaN;
 }
 
-function startNoise(config: NoiseConfig): { ready: Promise<void>; stop(): Promise<Record<string, Record<string, number>>> } {
+interface Noise {
+  ready: Promise<void>;
+  /** Resolves once every noisy connection has its answer and sends nothing more. */
+  pause(): Promise<void>;
+  resume(): Promise<void>;
+  stop(): Promise<Record<string, Record<string, number>>>;
+}
+
+function startNoise(config: NoiseConfig): Noise {
   const child = fork(path.join(ROOT, 'scripts/run-ts.js'), ['test/noisy/noise.ts'], { cwd: ROOT });
   child.send(config);
   const messages: NoiseMessage[] = [];
@@ -152,21 +199,28 @@ function startNoise(config: NoiseConfig): { ready: Promise<void>; stop(): Promis
     messages.push(message);
     waiters.splice(0).forEach((wake) => wake());
   });
+  child.once('exit', () => waiters.splice(0).forEach((wake) => wake()));
+  /** The first message `want` matches, taken from those received. */
   const next = (want: (message: NoiseMessage) => boolean): Promise<NoiseMessage> =>
     new Promise((resolve, reject) => {
       const check = (): void => {
-        const found = messages.find(want);
-        if (found) resolve(found);
+        const index = messages.findIndex(want);
+        if (index !== -1) resolve(messages.splice(index, 1)[0]!);
         else if (child.exitCode !== null) reject(new Error('the noise process exited early'));
         else waiters.push(check);
       };
-      child.once('exit', () => waiters.splice(0).forEach((wake) => wake()));
       check();
     });
+  const command = (what: NoiseCommand, answer: string): Promise<void> => {
+    child.send(what);
+    return next((message) => answer in message).then(() => undefined);
+  };
   return {
     ready: next((message) => 'ready' in message).then(() => undefined),
+    pause: () => command('pause', 'paused'),
+    resume: () => command('resume', 'resumed'),
     stop: async () => {
-      child.send('stop');
+      child.send('stop' satisfies NoiseCommand);
       const message = await next((m) => 'counts' in m);
       return 'counts' in message ? message.counts : {};
     },
@@ -222,30 +276,51 @@ async function main(): Promise<void> {
     const quietHost = `${quiet.subdomain}.localhost`;
     await waitReady(gateway, `http://127.0.0.1:${port}/ping`, 60_000, { host: quietHost });
     const probeUrl = `http://127.0.0.1:${port}/ping`;
-    const probe = (): Promise<LoadResult> => load(probeUrl, { connections: PROBE_CONNECTIONS, seconds: SECONDS, headers: { host: quietHost } });
     const sequential = (): Promise<SequentialResult> => sequentialProbe({ port, path: '/ping', headers: { host: quietHost } }, SECONDS);
 
     const noiseLanes = lanes();
     const noiseConnections = noiseLanes.reduce((sum, lane) => sum + lane.connections, 0);
-    process.stdout.write(`noisy-neighbour drill: probe ${PROBE_CONNECTIONS} connections, ${SECONDS} s per phase; noise ${noiseConnections} connections over ${noiseLanes.length} abuses\n`);
+    process.stdout.write(
+      `noisy-neighbour drill: probe ${PROBE_CONNECTIONS} connections, ${SECONDS} s quiet and ${SECONDS} s noisy in ${ROUNDS} rounds; noise ${noiseConnections} connections over ${noiseLanes.length} abuses\n`,
+    );
     await load(probeUrl, { connections: PROBE_CONNECTIONS, seconds: WARMUP_SECONDS, headers: { host: quietHost } });
-    await loopStallMs(port, quietHost);
-    const quietRun = await probe();
-    const quietStall = await loopStallMs(port, quietHost);
     const quietSequential = await sequential();
-    process.stdout.write(`quiet   probe ${String(quietRun.requestsPerSecond).padStart(6)} req/s   p50 ${quietRun.p50Ms} ms   p99 ${quietRun.p99Ms} ms   longest loop stall ${quietStall} ms\n`);
     process.stdout.write(`quiet   sequential probe ${formatSequential(quietSequential)}\n`);
 
     const gatewayHeap = heapHighWater(port, '/_metrics', 'flowgate_gateway_nodejs_heap_size_used_bytes', { host: quietHost });
     const noise = startNoise({ port, host: `${noisy.subdomain}.localhost`, lanes: noiseLanes, imageWidth: IMAGE_SIDE, imageHeight: IMAGE_SIDE });
     await noise.ready;
     await sleep(WARMUP_SECONDS * 1000);
-    await loopStallMs(port, quietHost);
-    const noisyRun = await probe();
-    const noisyStall = await loopStallMs(port, quietHost);
+    const phase = async (): Promise<Phase> => {
+      await loopStallMs(port, quietHost);
+      const run = await load(probeUrl, { connections: PROBE_CONNECTIONS, seconds: SECONDS / ROUNDS, headers: { host: quietHost } });
+      return { run, stallMs: await loopStallMs(port, quietHost) };
+    };
+    const quietPhase = async (): Promise<Phase> => {
+      await noise.pause();
+      await sleep(SETTLE_MS);
+      const measured = await phase();
+      await noise.resume();
+      await sleep(RESUME_WARMUP_MS);
+      return measured;
+    };
+    const quietPhases = [await quietPhase()];
+    const noisyPhases: Phase[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      noisyPhases.push(await phase());
+      quietPhases.push(await quietPhase());
+    }
     const noisySequential = await sequential();
     const counts = await noise.stop();
     const gatewayHeapMb = gatewayHeap.stop();
+    for (let round = 0; round < ROUNDS; round++) {
+      process.stdout.write(`round ${round + 1}: ${formatPhase('quiet', quietPhases[round]!)} | ${formatPhase('noisy', noisyPhases[round]!)} | ${formatPhase('quiet', quietPhases[round + 1]!)}\n`);
+    }
+    const quietRun = combined(quietPhases);
+    const noisyRun = combined(noisyPhases);
+    const quietStall = Math.max(...quietPhases.map((measured) => measured.stallMs));
+    const noisyStall = Math.max(...noisyPhases.map((measured) => measured.stallMs));
+    process.stdout.write(`quiet   probe ${String(quietRun.requestsPerSecond).padStart(6)} req/s   p50 ${quietRun.p50Ms} ms   p99 ${quietRun.p99Ms} ms   longest loop stall ${quietStall} ms\n`);
     process.stdout.write(`noisy   probe ${String(noisyRun.requestsPerSecond).padStart(6)} req/s   p50 ${noisyRun.p50Ms} ms   p99 ${noisyRun.p99Ms} ms   longest loop stall ${noisyStall} ms\n`);
     process.stdout.write(`noisy   sequential probe ${formatSequential(noisySequential)}   gateway heap high-water ${gatewayHeapMb} MB\n`);
 
@@ -276,7 +351,7 @@ async function main(): Promise<void> {
     }
     const crashes = Number(gatewayCrashed) + Number(testRuns?.crashed ?? false);
     process.stdout.write(`processes crashed: ${crashes}\n`);
-    const throughputRatio = Math.round((noisyRun.requestsPerSecond / Math.max(1, quietRun.requestsPerSecond)) * 100) / 100;
+    const throughputRatio = Math.round(ratioToNeighbours(quietPhases, noisyPhases) * 100) / 100;
     process.stdout.write('abusive answers (status code: count):\n');
     for (const [route, outcomes] of Object.entries(counts)) {
       process.stdout.write(`  ${route.padEnd(8)} ${Object.entries(outcomes).map(([outcome, count]) => `${outcome}: ${count}`).join(', ')}\n`);
@@ -303,6 +378,7 @@ async function main(): Promise<void> {
         probe_connections: PROBE_CONNECTIONS,
         quiet: { rps: quietRun.requestsPerSecond, p50_ms: quietRun.p50Ms, p99_ms: quietRun.p99Ms, loop_stall_ms: quietStall, sequential: quietSequential },
         noisy: { rps: noisyRun.requestsPerSecond, p50_ms: noisyRun.p50Ms, p99_ms: noisyRun.p99Ms, loop_stall_ms: noisyStall, sequential: noisySequential },
+        rounds: noisyPhases.map((measured, i) => ({ quiet_before: quietPhases[i]!.run.requestsPerSecond, noisy: measured.run.requestsPerSecond, quiet_after: quietPhases[i + 1]!.run.requestsPerSecond })),
         gateway_heap_high_water_mb: gatewayHeapMb,
         test_runs: testRuns,
         data_pool: dataPool,
