@@ -26,9 +26,10 @@
  * machine), 10-connection probe throughput ≥ 50 % of quiet, no 500 internal_error, no answer
  * without a JSON error body, no process crashed, the gateway ready afterwards, the 1-row query's
  * p99 < 200 ms while the data pool is flooded. Exit code 1 when a goal is missed. Env:
- * NOISY_SECONDS (10: each kind of phase in all), NOISY_ROUNDS (3), PROBE_CONNECTIONS (10), NOISY_FLOWS (comma list of lane names, default
- * all), NOISY_TEST_RUNS (1; 0 skips the control-plane part), NOISY_DATA (1; 0 skips the data pool),
- * GATEWAY_NODE_FLAGS, REDIS_URL, KAFKA_BROKERS.
+ * NOISY_SECONDS (10: the noisy phases' time in all), NOISY_ROUNDS (3), PROBE_CONNECTIONS (10),
+ * NOISY_FLOWS (comma list of lane names, default all), NOISY_TEST_RUNS (1; 0 skips the
+ * control-plane part), NOISY_DATA (1; 0 skips the data pool), GATEWAY_NODE_FLAGS, REDIS_URL,
+ * KAFKA_BROKERS.
  */
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
