@@ -89,9 +89,8 @@ function send(agent: http.Agent, lane: NoiseLane, body: Buffer): Promise<string>
   });
 }
 
-/** `body` encoded once, as a load generator would: Node writes a megabyte string several times slower than its bytes. */
-async function run(lane: NoiseLane, text: string): Promise<void> {
-  const body = Buffer.from(text);
+/** `body`: the lane's, encoded once for all its connections, as a load generator would (Node writes a megabyte string several times slower than its bytes). */
+async function run(lane: NoiseLane, body: Buffer): Promise<void> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   while (!stopping) {
     if (gate !== null) {
@@ -114,7 +113,8 @@ async function main(): Promise<void> {
   const imageUrl = `http://127.0.0.1:${(images.address() as AddressInfo).port}/big.png`;
   const running: Array<Promise<void>> = [];
   for (const lane of config.lanes) {
-    for (let i = 0; i < lane.connections; i++) running.push(run(lane, lane.body.replace('{{IMAGE_URL}}', imageUrl)));
+    const body = Buffer.from(lane.body.replace('{{IMAGE_URL}}', imageUrl));
+    for (let i = 0; i < lane.connections; i++) running.push(run(lane, body));
   }
   loops = running.length;
   process.send!({ ready: true } satisfies NoiseMessage);
