@@ -93,10 +93,10 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
     { defaultMetrics: options.defaultMetrics },
   );
   const keyFailures = new KeyFailureThrottle(redis, { perMinute: config.KEY_FAILURES_PER_MINUTE, trustProxy: config.GATEWAY_TRUST_PROXY });
-  const openApi = new OpenApiRoute(redis, logger, keyFailures);
+  const isolation = new FlowIsolation({ limits: flowLimitsOf(config), flowTimeoutMs: config.FLOW_TIMEOUT_MS, heapHighPercent: config.GATEWAY_HEAP_HIGH_PERCENT });
+  const openApi = new OpenApiRoute(redis, logger, keyFailures, isolation);
   const secretBox = new SecretBox(config.FLOWGATE_ENCRYPTION_KEY, [config.FLOWGATE_ENCRYPTION_KEY_PREVIOUS]);
   const portsContext = createFlowPortsContext({ config, redis, secrets: secretBox, logger });
-  const isolation = new FlowIsolation({ limits: flowLimitsOf(config), flowTimeoutMs: config.FLOW_TIMEOUT_MS, heapHighPercent: config.GATEWAY_HEAP_HIGH_PERCENT });
   const cache = new ProjectCache({
     redis,
     subscriber,

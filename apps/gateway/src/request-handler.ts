@@ -317,7 +317,8 @@ export class RequestHandler {
 
   /** Runs once per request (`close`): metrics, and the log event when the project is known. */
   private record(res: GatewayResponse): void {
-    const durationMs = performance.now() - res.startedAt;
+    const now = performance.now();
+    const durationMs = now - res.startedAt;
     const finished = res.writableFinished;
     const status = finished ? res.statusCode : 499;
     this.deps.metrics.observeRequest(status, durationMs);
@@ -344,6 +345,7 @@ export class RequestHandler {
       details: requestDetailsJson({ rawHeaders: res.req.rawHeaders, body: res.logBody, responseBytes: finished ? responseBytesOf(res) : -1, masker: res.masker }),
     });
     this.deps.logs.pushSerialized(json);
+    if (res.heldBack) this.deps.isolation.chargeRecord(res, now);
   }
 }
 

@@ -2,13 +2,14 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GatewayResponse, LARGE_ANSWER_CHARS, sendJson } from './gateway-response';
 
-/** A server on the gateway's response class that answers each request with `body`, and what `onLargeWrite` was told. */
-async function serving(body: string): Promise<{ url: string; told: Array<{ projectId: string | null; ms: number }>; close: () => Promise<void> }> {
+/** A server on the gateway's response class that answers each request with `body`, and what `onWrite` was told. */
+async function serving(body: string, heldBack = false): Promise<{ url: string; told: Array<{ projectId: string | null; ms: number }>; close: () => Promise<void> }> {
   const told: Array<{ projectId: string | null; ms: number }> = [];
   const server = http.createServer({ ServerResponse: GatewayResponse }, (_req, res) => {
     const answer = res as GatewayResponse;
     answer.projectId = 'p1';
-    answer.onLargeWrite = (written, ms) => told.push({ projectId: written.projectId, ms });
+    answer.heldBack = heldBack;
+    answer.onWrite = (written, ms) => told.push({ projectId: written.projectId, ms });
     sendJson(answer, 200, body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -33,6 +34,16 @@ describe('sendJson', () => {
     } finally {
       await large.close();
       await small.close();
+    }
+  });
+
+  it('tells how long writing a small answer took when the request was held back (its project took most of the loop)', async () => {
+    const held = await serving('{"ok":false}', true);
+    try {
+      expect(await fetch(held.url).then((res) => res.text())).toBe('{"ok":false}');
+      expect(held.told).toEqual([{ projectId: 'p1', ms: expect.any(Number) }]);
+    } finally {
+      await held.close();
     }
   });
 

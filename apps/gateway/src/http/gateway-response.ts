@@ -55,10 +55,17 @@ export class GatewayResponse extends ServerResponse<IncomingMessage> {
   /** The body `sendJson` will end this response with at the end of the event-loop turn (bytes when large). */
   pendingBody: string | Buffer | null = null;
   /**
-   * Told how long writing a large answer (`LARGE_ANSWER_CHARS` or more) took: set for a flow's
-   * answer (isolation/flow-isolation.ts), which counts it as the project's loop time.
+   * Told how long writing the answer took: an answer of `LARGE_ANSWER_CHARS` or more, or any
+   * answer of a held-back request (`heldBack`). Set for a flow's answer
+   * (isolation/flow-isolation.ts), which counts it as the project's loop time.
    */
-  onLargeWrite: ((res: GatewayResponse, ms: number) => void) | null = null;
+  onWrite: ((res: GatewayResponse, ms: number) => void) | null = null;
+  /**
+   * The project was held to scheduled turns for this request (it took most of a busy loop:
+   * isolation/loop-share.ts): the writing of its answer and its log record are owed to the rest
+   * of the loop too, however small (isolation/flow-isolation.ts).
+   */
+  heldBack = false;
   /**
    * Asked, when the answer will close its connection with the request's body unread (see
    * `bodyUnread`), how many ms to hold it first: set for a project's requests
@@ -92,11 +99,11 @@ function endAnswer(res: GatewayResponse): void {
   const body = res.pendingBody!;
   res.pendingBody = null;
   if (res.destroyed) return;
-  if (typeof body === 'string' || res.onLargeWrite === null) res.end(body);
+  if (res.onWrite === null || (typeof body === 'string' && !res.heldBack)) res.end(body);
   else {
     const writing = performance.now();
     res.end(body);
-    res.onLargeWrite(res, performance.now() - writing);
+    res.onWrite(res, performance.now() - writing);
   }
 }
 

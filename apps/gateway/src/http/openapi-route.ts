@@ -1,6 +1,7 @@
 import { apiKeyRecordKey, openApiKey, PREVIEW_SUFFIX, previewOpenApiKey } from '@flowgate/contracts';
 import type { Logger } from '@flowgate/platform';
 import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { IncomingMessage } from 'node:http';
 import type { KeyFailureThrottle } from '../auth/key-failures';
 import { presentedKey, refuseWrongKey, throttled } from '../auth/request-authenticator';
@@ -8,11 +9,18 @@ import type { LoadedProject } from '../config-cache/loaded-project';
 import { WarningLimiter } from '../warning-limiter';
 import { answerPreflight, preflightMethod } from './cors';
 import { internalError, sendError } from './errors';
+import { DOCUMENT_BYTES_PER_SECOND, DocumentPace } from './document-pace';
 import type { GatewayResponse } from './gateway-response';
 
 export const OPENAPI_PATH = '/_openapi.json';
 const ALLOW = 'GET, HEAD, OPTIONS';
 const JSON_TYPE = 'application/json; charset=utf-8';
+const DOCUMENT_PACE_MESSAGE = `This API description is being fetched faster than the gateway sends it (${DOCUMENT_BYTES_PER_SECOND / 1024 / 1024} MB a second per project); retry shortly, or revalidate with If-None-Match`;
+
+/** Where the writing of a document is counted as the project's loop time (isolation/flow-isolation.ts `answerInTurn`). */
+export interface AnswerLoop {
+  answerInTurn(res: GatewayResponse, write: () => void): Promise<void> | undefined;
+}
 
 /** The two reads this route makes (a single Redis and a Redis Cluster client both have them). */
 export interface OpenApiRedis {
@@ -38,7 +46,9 @@ interface HeldDocument {
  * large document thus costs one write of its bytes (nothing for a client that revalidates),
  * never a Redis read of them. Public unless Require Authentication is on; then any valid key
  * of the project, read without the key script, so fetching the description costs no request
- * of the key's limit. While Redis is away a document already held keeps being served.
+ * of the key's limit. While Redis is away a document already held keeps being served. Full
+ * answers are paced per project (document-pace.ts: 32 MB a second, a fetch waits its turn up to
+ * a second, then 429) and written as the project's loop time (isolation/flow-isolation.ts).
  */
 export class OpenApiRoute {
   private readonly held = new Map<string, HeldDocument>();
@@ -49,12 +59,19 @@ export class OpenApiRoute {
   /** Per project, bumped when only its description changed (`descriptionChanged`): a read begun before is not kept. */
   private readonly generations = new Map<string, number>();
   private readonly redisWarning = new WarningLimiter(10_000);
+  /** Full answers per project at most DOCUMENT_BYTES_PER_SECOND (document-pace.ts). */
+  private readonly pace = new DocumentPace();
 
   constructor(
     private readonly redis: OpenApiRedis,
     private readonly logger: Logger,
     /** Wrong keys here count like anywhere else: `_openapi.json` is no way round the limit. */
     private readonly failures: KeyFailureThrottle,
+    /**
+     * A document of megabytes takes the loop milliseconds to write: that is the project's loop
+     * time, and a project taking most of the loop writes it in a scheduled turn.
+     */
+    private readonly loop: AnswerLoop,
   ) {}
 
   /**
@@ -75,6 +92,7 @@ export class OpenApiRoute {
   forget(projectId: string): void {
     this.held.delete(projectId);
     this.held.delete(`${projectId}${PREVIEW_SUFFIX}`);
+    this.pace.forget(projectId);
   }
 
   handle(req: IncomingMessage, res: GatewayResponse, project: LoadedProject): void {
@@ -121,8 +139,16 @@ export class OpenApiRoute {
       res.end();
       return;
     }
+    if (req.method !== 'HEAD') {
+      const wait = this.pace.book(project.id, document.body.length);
+      if (wait === null) return sendError(res, 'rate_limited', DOCUMENT_PACE_MESSAGE, { 'retry-after': '1' });
+      if (wait > 0) await sleep(wait);
+      if (res.destroyed) return;
+    }
     res.writeHead(200, { ...headers, 'content-type': JSON_TYPE, 'content-length': document.body.length });
-    res.end(req.method === 'HEAD' ? undefined : document.body);
+    if (req.method === 'HEAD') return void res.end();
+    const { body } = document;
+    await this.loop.answerInTurn(res, () => res.end(body));
   }
 
   /**

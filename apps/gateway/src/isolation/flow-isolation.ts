@@ -170,7 +170,7 @@ export class FlowIsolation {
   private runNow(res: GatewayResponse, { projectId, flow, ports, request }: FlowToRun, atOnce = false): Promise<void> | undefined {
     const started = performance.now();
     const project = this.project(projectId);
-    res.onLargeWrite = this.chargeWrite;
+    res.onWrite = this.chargeWrite;
     const result = runFlow(flow, request, ports, project.options);
     let pending: Promise<void> | undefined;
     if (result instanceof Promise) {
@@ -187,8 +187,14 @@ export class FlowIsolation {
     return pending;
   }
 
-  /** A project taking more than its share of the loop waits for a scheduled turn first. */
+  /**
+   * A project taking more than its share of the loop waits for a scheduled turn first; the run,
+   * the writing of its answer and its log record are then owed to the rest of the loop, however
+   * cheap (`FairScheduler` sums the small dues): a flood of cheap requests keeps to its share
+   * with the HTTP work it causes, not only with its flows' time.
+   */
   private async runInTurn(res: GatewayResponse, run: FlowToRun): Promise<void> {
+    res.heldBack = true;
     await this.scheduler.turn(NEVER_ABORTED, run.projectId);
     const pending = this.runNow(res, run);
     this.scheduler.sliceEnded();
@@ -224,6 +230,33 @@ export class FlowIsolation {
   private readonly chargeWrite = (res: GatewayResponse, ms: number): void => {
     if (res.projectId !== null) this.chargeOutsideSlices(res.projectId, performance.now() - ms);
   };
+
+  /**
+   * Writes an answer that is not a flow's (the project's OpenAPI document, megabytes for a large
+   * project: http/openapi-route.ts) as the project's loop time; a project taking more than its
+   * share of the loop writes it in a scheduled turn, owed to the rest of the loop as a slice is.
+   */
+  answerInTurn(res: GatewayResponse, write: () => void): Promise<void> | undefined {
+    const projectId = res.projectId;
+    if (projectId === null) return void write();
+    if (!this.share.isHot(projectId)) return void this.timeWrite(projectId, write);
+    res.heldBack = true;
+    return this.scheduler.turn(NEVER_ABORTED, projectId).then(() => {
+      if (!res.destroyed) this.timeWrite(projectId, write);
+      this.scheduler.sliceEnded();
+    });
+  }
+
+  private timeWrite(projectId: string, write: () => void): void {
+    const started = performance.now();
+    write();
+    this.charge(projectId, started, performance.now());
+  }
+
+  /** A held-back request's log record (request-handler.ts `record`) took the loop from `started` to now. */
+  chargeRecord(res: GatewayResponse, started: number): void {
+    if (res.heldBack && res.projectId !== null) this.chargeOutsideSlices(res.projectId, started);
+  }
 
   /**
    * Loop time the project's work took from `started` to `now`: for its share (loop-share.ts,

@@ -49,6 +49,17 @@ describe('LoopShare', () => {
     expect(share.servingRequests).toBe(false);
   });
 
+  it('holds back nobody for a project whose flows took next to nothing of the window', () => {
+    const { share, at } = tracker();
+    // A flood of bodies at a GET-only path: its flows answer in microseconds, its costs are the connections'.
+    share.record('flooding', 0.08, at(50));
+    share.record('quiet', 6, at(110), true);
+    expect(share.isHot('quiet')).toBe(false);
+    share.record('flooding', 0.5, at(150));
+    share.record('quiet', 6, at(215), true);
+    expect(share.isHot('quiet')).toBe(true);
+  });
+
   it('forgets a hot project after a window it was not served in', () => {
     const { share, at } = tracker();
     share.record('a', 80, at(90));

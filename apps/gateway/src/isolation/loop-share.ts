@@ -4,6 +4,15 @@ import { performance } from 'node:perf_hooks';
 const WINDOW_MS = 100;
 /** The loop counts as contended when it was busy (anything: HTTP, flows, logs) this much of a window. */
 const CONTENDED_UTILIZATION = 0.5;
+/**
+ * A project is held back only for others whose flows took at least this share of the window's
+ * flow time: one whose requests take next to none (a flood of bodies answered at a path that
+ * takes none: its costs are the connections', spaced by `closeUnread`) is not competing for
+ * the loop, and holding the quiet project back for it only made the quiet project wait for
+ * turns with the loop half idle (the drill's `flood-chunked-get` lane: the other project's
+ * flows took 1–2 % of each window).
+ */
+const RIVALS_SHARE = 0.05;
 /** Runs that finished at once took this much of a window: requests are being served beside long runs. */
 const SERVING_MS = 2;
 /**
@@ -103,7 +112,7 @@ export class LoopShare {
     // were all refused took none, and must not make the one it floods beside look hot.
     const contended = this.busyShare() > CONTENDED_UTILIZATION && this.used.size > 1;
     if (contended) {
-      for (const [projectId, ms] of this.used) if (ms > total / 2) hot.add(projectId);
+      for (const [projectId, ms] of this.used) if (ms > total / 2 && total - ms >= total * RIVALS_SHARE) hot.add(projectId);
     }
     this.hot = hot;
     this.serving = contended && this.atOnceMs >= SERVING_MS;

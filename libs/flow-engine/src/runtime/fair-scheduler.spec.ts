@@ -138,6 +138,30 @@ describe('FairScheduler', () => {
     expect(delays).toEqual([]);
   });
 
+  it('sums what cheap turns and small work owe, and owes it once it reaches a millisecond', async () => {
+    const { scheduler, advance, turn, delays } = manual(undefined, () => 2);
+    const granted: string[] = [];
+    for (let run = 1; run <= 4; run++) void scheduler.turn(never).then(() => granted.push(`cheap ${run}`));
+    await turn(0.5);
+    advance(0.125); // a held-back project's cheap run: owes 0.25 with a rest share of 2
+    scheduler.sliceEnded();
+    scheduler.owe(0.125); // writing its answer: 0.25 more
+    await turn(0);
+    advance(0.125);
+    scheduler.sliceEnded();
+    scheduler.owe(0.125); // a millisecond owed in all, from now
+    expect(granted).toEqual(['cheap 1', 'cheap 2']);
+    await turn(0); // the turn the second run's grant scheduled: too early, it waits out the rest
+    expect(delays).toEqual([1]);
+    await turn(1);
+    expect(granted).toEqual(['cheap 1', 'cheap 2', 'cheap 3']);
+    advance(0.125); // the sum starts again: this one owes nothing yet
+    scheduler.sliceEnded();
+    await turn(0);
+    expect(granted).toEqual(['cheap 1', 'cheap 2', 'cheap 3', 'cheap 4']);
+    expect(delays).toHaveLength(1);
+  });
+
   it('drops a run whose signal fired while it waited', async () => {
     const { scheduler, turn } = manual();
     const controller = new AbortController();

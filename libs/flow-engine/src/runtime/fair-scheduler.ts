@@ -72,6 +72,12 @@ export class FairScheduler implements FlowScheduler {
   private lastSliceEnd: number;
   /** How long the last granted slice really took, and when it was granted (null once it ended). */
   private lastSliceLength = 0;
+  /**
+   * Dues under `MIN_SLICE_MS` (short slices, small work owed), summed until they reach it: then
+   * owed as one. A held-back project's cheap runs thus keep to their share of the loop too,
+   * while the next turn becomes a timer only once a millisecond or more is owed.
+   */
+  private smallDues = 0;
   private grantedAt: number | null = null;
   /** When a granted slice of `MIN_SLICE_MS` or more last ended. */
   private lastLongSliceEnd = -Infinity;
@@ -115,24 +121,38 @@ export class FairScheduler implements FlowScheduler {
     // Only a granted slice counts; runs going on as requests or answers arrive are the loop's other work.
     if (this.grantedAt === null) return;
     this.lastSliceEnd = this.now();
-    // A slice shorter than MIN_SLICE_MS (a held-back project's cheap run) owes nothing: the
-    // loop's next turn is wait enough, where owing microseconds would make it a 1 ms timer.
+    // A slice shorter than MIN_SLICE_MS (a held-back project's cheap run) owes nothing by itself:
+    // the loop's next turn is wait enough, where owing microseconds would make it a 1 ms timer.
+    // Its due is kept, and owed once such dues add up to a millisecond.
     const length = this.lastSliceEnd - this.grantedAt;
-    this.lastSliceLength = length < MIN_SLICE_MS ? 0 : length * this.restShare();
-    if (this.lastSliceLength > 0) this.lastLongSliceEnd = this.lastSliceEnd;
     this.grantedAt = null;
+    if (length >= MIN_SLICE_MS) {
+      this.lastSliceLength = length * this.restShare();
+      this.lastLongSliceEnd = this.lastSliceEnd;
+    } else this.lastSliceLength = this.due(length);
+  }
+
+  /** `ms × restShare` when that reaches `MIN_SLICE_MS` with the small dues kept before (then cleared), else 0 (kept). */
+  private due(ms: number): number {
+    this.smallDues += ms * this.restShare();
+    if (this.smallDues < MIN_SLICE_MS) return 0;
+    const due = this.smallDues;
+    this.smallDues = 0;
+    return due;
   }
 
   /**
    * Work of a scheduled run done outside its slices (its answer, written after the run ended):
    * the rest of the loop is owed it too (times `restShare`), from now, on top of what it was
-   * still owed. Less than
-   * `MIN_SLICE_MS` is not owed: it would only turn the next turn into a timer.
+   * still owed. Less than `MIN_SLICE_MS` is kept until such dues add up to it: owed at once, it
+   * would only turn the next turn into a timer; never owed, a flood of cheap held-back requests
+   * would take the loop their answers and logs cost.
    */
   owe(ms: number): void {
-    if (ms < MIN_SLICE_MS) return;
+    const due = ms < MIN_SLICE_MS ? this.due(ms) : ms * this.restShare();
+    if (due === 0) return;
     const now = this.now();
-    this.lastSliceLength = Math.max(0, this.owed(now)) + ms * this.restShare();
+    this.lastSliceLength = Math.max(0, this.owed(now)) + due;
     this.lastSliceEnd = now;
   }
 
