@@ -52,12 +52,25 @@ describe('LoopShare', () => {
   it('holds back nobody for a project whose flows took next to nothing of the window', () => {
     const { share, at } = tracker();
     // A flood of bodies at a GET-only path: its flows answer in microseconds, its costs are the connections'.
-    share.record('flooding', 0.08, at(50));
+    share.record('flooding', 0.08, at(50), true);
     share.record('quiet', 6, at(110), true);
     expect(share.isHot('quiet')).toBe(false);
-    share.record('flooding', 0.5, at(150));
+    share.record('flooding', 0.5, at(150), true);
     share.record('quiet', 6, at(215), true);
     expect(share.isHot('quiet')).toBe(true);
+  });
+
+  it('holds back nobody whose runs all finished at once beside another project whose runs took turns', () => {
+    const { share, at } = tracker();
+    // Long runs in slices (held to their share by the scheduler) beside a project of cheap requests.
+    share.record('long', 2, at(40));
+    share.record('cheap', 8, at(80), true);
+    share.record('long', 1, at(110));
+    expect(share.isHot('cheap')).toBe(false);
+    // The same cheap requests beside another project's cheap requests: held back as before.
+    share.record('other', 2, at(150), true);
+    share.record('cheap', 8, at(215), true);
+    expect(share.isHot('cheap')).toBe(true);
   });
 
   it('forgets a hot project after a window it was not served in', () => {

@@ -48,6 +48,8 @@ const MAX_CLOSE_HOLD_MS = 1000;
  */
 export class LoopShare {
   private readonly used = new Map<string, number>();
+  /** Projects with loop time in this window that was not a run finished at once (slices, turns, large bodies, answers). */
+  private readonly tookTurns = new Set<string>();
   private hot: ReadonlySet<string> = new Set();
   private windowStart = performance.now();
   /** Loop time of runs that finished at once (no scheduled turn) in this window. */
@@ -82,6 +84,7 @@ export class LoopShare {
   record(projectId: string, ms: number, now: number, atOnce = false): void {
     this.used.set(projectId, (this.used.get(projectId) ?? 0) + ms);
     if (atOnce) this.atOnceMs += ms;
+    else this.tookTurns.add(projectId);
     if (now - this.windowStart >= WINDOW_MS) this.roll(now);
   }
 
@@ -111,8 +114,13 @@ export class LoopShare {
     // Contended only between projects whose flows took loop time: a project whose requests
     // were all refused took none, and must not make the one it floods beside look hot.
     const contended = this.busyShare() > CONTENDED_UTILIZATION && this.used.size > 1;
+    // Runs that all finished at once, beside another project's runs that took turns (long runs,
+    // or runs held back): the other project is already held to its share by the scheduler, and
+    // holding these back too would queue cheap runs behind what its slices owe — one run a turn,
+    // each after a wait (a quiet project kept 11 % of its throughput beside every abuse at once).
+    const onlyAtOnceBesideTurns = (projectId: string): boolean => !this.tookTurns.has(projectId) && this.tookTurns.size > 0;
     if (contended) {
-      for (const [projectId, ms] of this.used) if (ms > total / 2 && total - ms >= total * RIVALS_SHARE) hot.add(projectId);
+      for (const [projectId, ms] of this.used) if (ms > total / 2 && total - ms >= total * RIVALS_SHARE && !onlyAtOnceBesideTurns(projectId)) hot.add(projectId);
     }
     this.hot = hot;
     this.serving = contended && this.atOnceMs >= SERVING_MS;
@@ -128,6 +136,7 @@ export class LoopShare {
     this.closing = closing;
     this.closes.clear();
     this.used.clear();
+    this.tookTurns.clear();
     this.windowStart = now;
   }
 }
