@@ -1,9 +1,14 @@
 import { CLOSE_SPACING_MS, LoopShare } from './loop-share';
 
-/** A fresh tracker on a loop busy `busy` of the time, and a clock reading `ms` after it started. */
+/**
+ * A fresh tracker on a loop busy `busy` of the time, and a clock reading `ms` after it started.
+ * The clock starts after the tracker's first window did (never before it, however slow the
+ * machine: a window then rolls at `at(100)` at the latest).
+ */
 function tracker(busy = 0.9): { share: LoopShare; at: (ms: number) => number } {
+  const share = new LoopShare(() => busy);
   const start = performance.now();
-  return { share: new LoopShare(() => busy), at: (ms) => start + ms };
+  return { share, at: (ms) => start + ms };
 }
 
 describe('LoopShare', () => {
