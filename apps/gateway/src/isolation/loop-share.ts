@@ -39,12 +39,13 @@ const MAX_CLOSE_HOLD_MS = 1000;
 /**
  * Event-loop time that each project's flows took (a run finished at once with its answer, every
  * slice of a run that went on, a large body's parsing: flow-isolation.ts `charge`) over
- * windows of 100 ms. A project that took more than half of it, in a window where another
- * project was served too and the loop was busy more than half the time (its utilization, which
- * also counts the HTTP work flow time does not), is "hot" for the next window: its requests
- * then wait for a scheduled turn (at most half of the loop) before they run. A flood of cheap
- * requests from one project thus leaves the other projects at least half of the loop; a
- * project alone on a gateway is never held back.
+ * windows of 100 ms. A project that took more than half of it, in a window where other
+ * projects' flows took `RIVALS_SHARE` of it or more and the loop was busy more than half the
+ * time (its utilization, which also counts the HTTP work flow time does not), is "hot" for the
+ * next window — unless its runs all finished at once while another's took turns: its requests
+ * then wait for a scheduled turn, and what each costs the loop (run, answer, log) is owed to the
+ * rest of it (flow-isolation.ts). A flood of cheap requests from one project thus leaves the
+ * other projects at least half of the loop; a project alone on a gateway is never held back.
  */
 export class LoopShare {
   private readonly used = new Map<string, number>();
