@@ -345,7 +345,7 @@ export class RequestHandler {
       details: requestDetailsJson({ rawHeaders: res.req.rawHeaders, body: res.logBody, responseBytes: finished ? responseBytesOf(res) : -1, masker: res.masker }),
     });
     this.deps.logs.pushSerialized(json);
-    if (res.heldBack) this.deps.isolation.chargeRecord(res, now);
+    if (res.heldBack) this.deps.isolation.chargeRecord(res.projectId, now);
   }
 }
 

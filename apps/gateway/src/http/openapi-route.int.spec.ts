@@ -78,4 +78,26 @@ describe('the OpenAPI route: served from memory with an ETag', () => {
     await publisher.publish(project);
     await waitFor(async () => titleOf(await fetchDocument()) === 'deployed', 'the description of the new publication');
   });
+
+  it("paces a project's full answers: a burst of fetches of a large document waits its turns, and past a second's wait is refused with 429", async () => {
+    // 8 MB: a quarter of the project's 32 MB a second. Twelve fetches at once book three seconds.
+    const large = publisher.newProject([publishedRoute({ path: '/ping', blocks: [respond({ pong: true })] })]);
+    await publisher.publish(large);
+    const document = { ...documentTitled('large'), info: { title: 'large', version: '1', description: 'x'.repeat(8 * 1024 * 1024) } };
+    await publisher.describe(large, document);
+    const fetchLarge = (): Promise<CallResult> => call(gateway.url, `${large.subdomain}.localhost`, '/_openapi.json');
+    const answers = await Promise.all(Array.from({ length: 12 }, fetchLarge));
+    const served = answers.filter((answer) => answer.status === 200);
+    const refused = answers.filter((answer) => answer.status === 429);
+    expect(served.length + refused.length).toBe(12);
+    expect(served.length).toBeGreaterThan(0);
+    expect(refused.length).toBeGreaterThan(0);
+    for (const answer of served) expect(titleOf(answer)).toBe('large');
+    for (const answer of refused) {
+      expect(answer.json).toMatchObject({ success: false, code: 'rate_limited' });
+      expect(answer.headers['retry-after']).toBe('1');
+    }
+    // Another project's description is not held up by it.
+    expect((await fetchDocument()).status).toBe(200);
+  });
 });

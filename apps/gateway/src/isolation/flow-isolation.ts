@@ -253,9 +253,9 @@ export class FlowIsolation {
     this.charge(projectId, started, performance.now());
   }
 
-  /** A held-back request's log record (request-handler.ts `record`) took the loop from `started` to now. */
-  chargeRecord(res: GatewayResponse, started: number): void {
-    if (res.heldBack && res.projectId !== null) this.chargeOutsideSlices(res.projectId, started);
+  /** A held-back request's log record (request-handler.ts `record`, which checks `heldBack`) took the loop from `started` to now. */
+  chargeRecord(projectId: string, started: number): void {
+    this.chargeOutsideSlices(projectId, started);
   }
 
   /**
